@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+// Gatehouse: a Firebase-compatible authentication gateway.
+// Only the Swift toolchain and Debian C libraries (through systemLibrary targets) are used.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Gatehouse",
+    products: [
+        .executable(name: "gateway", targets: ["GatewayServer"]),
+    ],
+    targets: [
+        // C libraries from Debian, one module map each.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CLinux"),
+
+        // Swift wrappers: one module per C library.
+        .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
+
+        // Domain.
+        .target(name: "AuthCore", dependencies: ["Crypto"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["AuthCore"], swiftSettings: strict),
+        .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
+        .target(name: "Linking", dependencies: ["AuthCore"], swiftSettings: strict),
+
+        // Provider plugins.
+        .target(name: "ProviderAnonymous", dependencies: ["AuthCore"], path: "Sources/Providers/Anonymous",
+                swiftSettings: strict),
+
+        // The Firebase wire layer and the executable.
+        .target(
+            name: "Gateway",
+            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "Outbound", "Crypto",
+                           "ProviderAnonymous"],
+            swiftSettings: strict),
+        .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound"], swiftSettings: strict),
+
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTP"]),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore"]),
+        .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "HTTP", "Crypto"]),
+    ]
+)

@@ -1,0 +1,86 @@
+/// A failure a Firebase client understands: one of Firebase's error codes plus an optional human detail.
+///
+/// The set of codes is closed (`AuthError.Code`); the gateway renders it as
+/// `{"error":{"code":400,"message":"CODE : detail",...}}` in exactly one place. Everything below the
+/// gateway throws these values and never builds wire strings itself.
+public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let code: Code
+    public let detail: String?
+
+    public init(_ code: Code, _ detail: String? = nil) {
+        self.code = code
+        self.detail = detail
+    }
+
+    /// The Firebase `message` text: `CODE` or `CODE : detail` (one space, colon, one space; SDKs split on it).
+    public var message: String {
+        guard let detail, !detail.isEmpty else { return code.rawValue }
+        return "\(code.rawValue) : \(detail)"
+    }
+
+    public var description: String { message }
+
+    /// Firebase error codes, spelled exactly as on the wire.
+    public enum Code: String, Sendable, CaseIterable {
+        // ID tokens and users
+        case missingIdToken = "MISSING_ID_TOKEN"
+        case invalidIdToken = "INVALID_ID_TOKEN"
+        case tokenExpired = "TOKEN_EXPIRED"
+        case userNotFound = "USER_NOT_FOUND"
+        case userDisabled = "USER_DISABLED"
+        case missingLocalId = "MISSING_LOCAL_ID"
+        case credentialTooOldLoginAgain = "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
+        // Secure Token
+        case missingGrantType = "MISSING_GRANT_TYPE"
+        case invalidGrantType = "INVALID_GRANT_TYPE"
+        case missingRefreshToken = "MISSING_REFRESH_TOKEN"
+        case invalidRefreshToken = "INVALID_REFRESH_TOKEN"
+        // Permissions and project settings
+        case adminOnlyOperation = "ADMIN_ONLY_OPERATION"
+        case operationNotAllowed = "OPERATION_NOT_ALLOWED"
+        case insufficientPermission = "INSUFFICIENT_PERMISSION"
+        case unexpectedParameter = "UNEXPECTED_PARAMETER"
+        case tooManyAttemptsTryLater = "TOO_MANY_ATTEMPTS_TRY_LATER"
+        case configurationNotFound = "CONFIGURATION_NOT_FOUND"
+        // Account fields
+        case invalidClaims = "INVALID_CLAIMS"
+        case forbiddenClaim = "FORBIDDEN_CLAIM"
+        case claimsTooLarge = "CLAIMS_TOO_LARGE"
+        case duplicateLocalId = "DUPLICATE_LOCAL_ID"
+        case emailExists = "EMAIL_EXISTS"
+        case emailNotFound = "EMAIL_NOT_FOUND"
+        case invalidEmail = "INVALID_EMAIL"
+        case missingEmail = "MISSING_EMAIL"
+        case missingPassword = "MISSING_PASSWORD"
+        case weakPassword = "WEAK_PASSWORD"
+        case invalidPassword = "INVALID_PASSWORD"
+        case invalidLoginCredentials = "INVALID_LOGIN_CREDENTIALS"
+        case phoneNumberExists = "PHONE_NUMBER_EXISTS"
+        case invalidPhoneNumber = "INVALID_PHONE_NUMBER"
+        // Federated sign-in and linking
+        case missingRequestUri = "MISSING_REQUEST_URI"
+        case invalidRequestUri = "INVALID_REQUEST_URI"
+        case invalidCredentialOrProviderId = "INVALID_CREDENTIAL_OR_PROVIDER_ID"
+        case invalidIdpResponse = "INVALID_IDP_RESPONSE"
+        case missingOrInvalidNonce = "MISSING_OR_INVALID_NONCE"
+        case invalidPendingToken = "INVALID_PENDING_TOKEN"
+        case federatedUserIdAlreadyLinked = "FEDERATED_USER_ID_ALREADY_LINKED"
+        case providerAlreadyLinked = "PROVIDER_ALREADY_LINKED"
+        // Out-of-band codes
+        case missingReqType = "MISSING_REQ_TYPE"
+        case missingOobCode = "MISSING_OOB_CODE"
+        case invalidOobCode = "INVALID_OOB_CODE"
+        case expiredOobCode = "EXPIRED_OOB_CODE"
+        case invalidContinueUri = "INVALID_CONTINUE_URI"
+        case unauthorizedDomain = "UNAUTHORIZED_DOMAIN"
+    }
+}
+
+extension AuthError {
+    public static let missingIdToken = AuthError(.missingIdToken)
+    public static let invalidIdToken = AuthError(.invalidIdToken)
+    public static let tokenExpired = AuthError(.tokenExpired)
+    public static let userNotFound = AuthError(.userNotFound)
+    public static let userDisabled = AuthError(.userDisabled)
+    public static let invalidRefreshToken = AuthError(.invalidRefreshToken)
+}

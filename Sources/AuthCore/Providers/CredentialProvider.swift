@@ -1,0 +1,109 @@
+/// A sign-in method plugin. Each provider module (Apple, Facebook, Anonymous, Email, Telegram) conforms to
+/// this and is listed once in the gateway's registration table.
+///
+/// The base protocol is deliberately tiny: what a provider can *do* is expressed by the capability
+/// protocols below, which the gateway finds by casting. A provider never sees HTTP or storage types.
+public protocol CredentialProvider: Sendable {
+    /// The Firebase provider id this plugin answers for.
+    var id: ProviderID { get }
+    /// Whether the project has this sign-in method switched on. A disabled provider is refused with
+    /// `disabledError` before any work is done.
+    var isEnabled: Bool { get }
+    /// What a client gets when it uses the method while it is disabled (Firebase differs per method:
+    /// `ADMIN_ONLY_OPERATION` for anonymous, `OPERATION_NOT_ALLOWED` for the others).
+    var disabledError: AuthError { get }
+}
+
+extension CredentialProvider {
+    public var disabledError: AuthError { AuthError(.operationNotAllowed) }
+
+    /// Throws `disabledError` unless the method is enabled.
+    public func requireEnabled() throws(AuthError) {
+        guard isEnabled else { throw disabledError }
+    }
+}
+
+/// Facts about the request a provider may base its decision on.
+public struct RequestContext: Sendable {
+    /// The client's IP address (from the socket, or from `X-Forwarded-For` of a trusted proxy).
+    public var clientAddress: String
+    /// Milliseconds since the epoch when the request arrived.
+    public var receivedAt: Int64
+    public var projectId: String
+
+    public init(clientAddress: String, receivedAt: Int64, projectId: String) {
+        self.clientAddress = clientAddress
+        self.receivedAt = receivedAt
+        self.projectId = projectId
+    }
+}
+
+/// Capability: the provider creates accounts with no credential at all (anonymous sign-up).
+public protocol CredentialFreeSignUp: CredentialProvider {
+    /// Decides whether this client may create one more account now; throws an `AuthError` if not.
+    func admitSignUp(_ context: RequestContext) throws(AuthError)
+}
+
+/// Capability: the provider verifies an assertion a client got from an identity provider
+/// (`signInWithIdp`'s `postBody` parameters) and returns who it proves the user is.
+public protocol AssertionVerifier: CredentialProvider {
+    /// Returns the verified identity, or throws an `AuthError` naming the failed check.
+    func verify(_ assertion: ProviderAssertion, context: RequestContext) async throws -> VerifiedIdentity
+}
+
+/// The credential parameters of a `signInWithIdp` request, merged from the request URI's query,
+/// `postBody` and fragment (later sources override earlier ones).
+public struct ProviderAssertion: Sendable, Equatable {
+    public var parameters: [String: String]
+    public var requestUri: String
+
+    public init(parameters: [String: String], requestUri: String) {
+        self.parameters = parameters
+        self.requestUri = requestUri
+    }
+
+    public subscript(name: String) -> String? { parameters[name] }
+}
+
+/// An identity a provider has verified.
+public struct VerifiedIdentity: Sendable, Equatable {
+    public enum Email: Sendable, Equatable {
+        /// The provider vouches that the person controls this address (may auto-link by email).
+        case trusted(String)
+        /// The address is informational only; it never links accounts by itself.
+        case untrusted(String)
+
+        public var address: String {
+            switch self { case .trusted(let a), .untrusted(let a): return a }
+        }
+        public var isTrusted: Bool { if case .trusted = self { return true } else { return false } }
+    }
+
+    public var providerId: ProviderID
+    /// The provider's stable subject (Firebase `rawId`).
+    public var subject: String
+    public var email: Email?
+    public var displayName: String?
+    public var photoUrl: String?
+    public var screenName: String?
+    /// JSON object text for the `rawUserInfo` response field.
+    public var rawUserInfo: String?
+    /// Provider credential fields echoed to the client (`oauthIdToken`, `oauthAccessToken`, ...).
+    public var echoedCredential: [String: String]
+    /// Secrets to keep sealed with the identity (e.g. Apple's refresh token).
+    public var secrets: [String: String]
+
+    public init(providerId: ProviderID, subject: String, email: Email? = nil, displayName: String? = nil,
+                photoUrl: String? = nil, screenName: String? = nil, rawUserInfo: String? = nil,
+                echoedCredential: [String: String] = [:], secrets: [String: String] = [:]) {
+        self.providerId = providerId
+        self.subject = subject
+        self.email = email
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+        self.screenName = screenName
+        self.rawUserInfo = rawUserInfo
+        self.echoedCredential = echoedCredential
+        self.secrets = secrets
+    }
+}

@@ -1,0 +1,92 @@
+import Crypto
+import Synchronization
+
+/// The token-signing keys currently known, unsealed and ready to use.
+///
+/// Which key signs and which keys are published are pure functions of the records and the time, so every
+/// instance sharing a database makes the same choice without coordination.
+public final class KeyRing: Sendable {
+    public struct Key: Sendable {
+        public let record: SigningKeyRecord
+        public let privateKey: RSAPrivateKey
+        public let publicKey: RSAPublicKey
+    }
+
+    private let keys = Mutex<[Key]>([])
+
+    public init() {}
+
+    /// Replaces the ring's keys with `records`, unsealing each private key with `sealer`.
+    /// Keys already unsealed are reused (unsealing and PEM parsing are not free).
+    public func load(_ records: [SigningKeyRecord], sealer: Sealer) throws {
+        let known = Dictionary(keys.withLock { $0 }.map { ($0.record.kid, $0) }, uniquingKeysWith: { a, _ in a })
+        var loaded: [Key] = []
+        for record in records {
+            if let existing = known[record.kid], existing.record.sealedPrivateKey == record.sealedPrivateKey {
+                loaded.append(Key(record: record, privateKey: existing.privateKey, publicKey: existing.publicKey))
+                continue
+            }
+            let pem = try sealer.open(record.sealedPrivateKey, purpose: SigningKeys.sealingPurpose)
+            let privateKey = try RSAPrivateKey(pem: String(decoding: pem, as: UTF8.self))
+            loaded.append(Key(record: record, privateKey: privateKey, publicKey: privateKey.publicKey))
+        }
+        keys.withLock { $0 = loaded }
+    }
+
+    /// The key that signs new tokens at `now` (seconds): the most recently activated one.
+    public func signingKey(at now: Int64) -> Key? {
+        let all = keys.withLock { $0 }
+        return SigningKeys.active(all.map(\.record), at: now).flatMap { kid in all.first { $0.record.kid == kid } }
+    }
+
+    /// Keys verifiers must know at `now`: every key not yet unpublished, including one that will activate later.
+    public func publishedKeys(at now: Int64) -> [Key] {
+        keys.withLock { $0 }.filter { SigningKeys.isPublished($0.record, at: now) }
+    }
+
+    /// A published key by id (the only keys our own verifier trusts).
+    public func verificationKey(kid: String, at now: Int64) -> Key? {
+        publishedKeys(at: now).first { $0.record.kid == kid }
+    }
+
+    public var count: Int { keys.withLock { $0.count } }
+}
+
+/// Pure rules for key activation, publication and rotation.
+public enum SigningKeys {
+    public static let sealingPurpose = "gatehouse.signing-key.v1"
+
+    /// The kid that signs at `now`: among keys activated by `now` and still published, the latest activation.
+    public static func active(_ records: [SigningKeyRecord], at now: Int64) -> String? {
+        records
+            .filter { $0.activatesAt <= now && isPublished($0, at: now) }
+            .max { ($0.activatesAt, $0.createdAt, $0.kid) < ($1.activatesAt, $1.createdAt, $1.kid) }?
+            .kid
+    }
+
+    public static func isPublished(_ record: SigningKeyRecord, at now: Int64) -> Bool {
+        record.unpublishAt.map { now < $0 } ?? true
+    }
+
+    /// The records after rotating in `newKey` at `now`: the new key is published at once and activates one
+    /// key-cache max-age later (verifiers that cached the key set have refetched by then); every older key
+    /// stays published until the last token it can still sign has expired.
+    public static func rotate(
+        _ records: [SigningKeyRecord], adding newKey: SigningKeyRecord, now: Int64,
+        keyCacheMaxAge: Int64, tokenLifetime: Int64
+    ) -> (updated: [SigningKeyRecord], inserted: SigningKeyRecord) {
+        var inserted = newKey
+        inserted.activatesAt = now + keyCacheMaxAge
+        inserted.unpublishAt = nil
+        // Tokens signed by an older key until the new one activates stay valid for one lifetime after that,
+        // plus a small allowance for clock skew between instances.
+        let retireAt = inserted.activatesAt + tokenLifetime + 300
+        let updated = records.compactMap { record -> SigningKeyRecord? in
+            guard record.unpublishAt == nil || record.unpublishAt! > retireAt else { return nil }
+            var changed = record
+            changed.unpublishAt = retireAt
+            return changed
+        }
+        return (updated, inserted)
+    }
+}

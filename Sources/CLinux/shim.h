@@ -1,0 +1,21 @@
+#ifndef GATEHOUSE_CLINUX_SHIM_H
+#define GATEHOUSE_CLINUX_SHIM_H
+/* No _GNU_SOURCE here: defining it changes glibc's struct layouts (fd_set's __fds_bits vs fds_bits), and
+   ClangImporter then refuses to merge this module with Swift's Glibc module. GNU-only functions are
+   declared explicitly below instead. */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/signalfd.h>
+#include <signal.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <errno.h>
+/* accept4 is a GNU extension; <sys/socket.h> only declares it under _GNU_SOURCE. */
+extern int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+static inline int shim_accept4_nb(int fd, struct sockaddr *addr, socklen_t *len) { return accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+static inline int shim_errno(void) { return errno; }
+#endif

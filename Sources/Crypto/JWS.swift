@@ -1,0 +1,134 @@
+import Foundation
+
+/// The protected header of a JWS, limited to the fields the gateway reads or writes.
+public struct JOSEHeader: Codable, Sendable, Equatable {
+    /// The signature algorithm the token claims. Never trusted on its own: see `CompactJWS.isSignatureValid`.
+    public var alg: String
+    /// The key identifier used to pick a key from a JWKS.
+    public var kid: String?
+    /// The media type, "JWT" for ID tokens.
+    public var typ: String?
+
+    /// A header with the given members; nil members are omitted when encoded.
+    public init(alg: String, kid: String? = nil, typ: String? = nil) {
+        self.alg = alg
+        self.kid = kid
+        self.typ = typ
+    }
+}
+
+/// Which key verifies a token, and therefore which algorithm the token must use.
+public enum VerificationKey: Sendable {
+    /// An RSA key: only RS256 tokens can verify.
+    case rs256(RSAPublicKey)
+    /// A P-256 key: only ES256 tokens can verify.
+    case es256(P256PublicKey)
+
+    /// The JWS `alg` this key verifies.
+    public var algorithm: String {
+        switch self {
+        case .rs256: "RS256"
+        case .es256: "ES256"
+        }
+    }
+}
+
+/// A parsed JWS in compact serialization (`header.payload.signature`), not yet verified.
+public struct CompactJWS: Sendable {
+    /// The decoded protected header. Its `alg` is a claim, not a fact, until `isSignatureValid` says so.
+    public let header: JOSEHeader
+    /// The header's JSON bytes as sent.
+    public let headerBytes: [UInt8]
+    /// The payload bytes (usually JWT claims JSON), unverified.
+    public let payloadBytes: [UInt8]
+    /// The decoded signature: 256 bytes for RS256 with a 2048-bit key, 64 bytes for ES256.
+    public let signature: [UInt8]
+    /// The ASCII bytes `b64header.b64payload` exactly as received: what the signature covers.
+    public let signingInput: [UInt8]
+
+    /// Splits and decodes a compact JWS. Throws `CryptoError.invalidInput` unless there are exactly three
+    /// base64url segments and the header is a JSON object with a string `alg`. Headers with `crit` are refused,
+    /// because this implementation understands no extensions (RFC 7515 §4.1.11).
+    public init(parsing compact: String) throws {
+        let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3 else { throw CryptoError.invalidInput("JWS must have three segments") }
+        guard !segments[0].isEmpty else { throw CryptoError.invalidInput("JWS header segment is empty") }
+        guard let headerBytes = Base64URL.decode(String(segments[0])),
+              let payloadBytes = Base64URL.decode(String(segments[1])),
+              let signature = Base64URL.decode(String(segments[2]))
+        else {
+            throw CryptoError.invalidInput("JWS segment is not base64url")
+        }
+        let header: JOSEHeader
+        do {
+            header = try JSONDecoder().decode(JOSEHeader.self, from: Data(headerBytes))
+            guard try JSONDecoder().decode(CriticalProbe.self, from: Data(headerBytes)).crit == nil else {
+                throw CryptoError.invalidInput("JWS header has unsupported crit extensions")
+            }
+        } catch let error as CryptoError {
+            throw error
+        } catch {
+            throw CryptoError.invalidInput("JWS header is not a JSON object with a string alg")
+        }
+        self.header = header
+        self.headerBytes = headerBytes
+        self.payloadBytes = payloadBytes
+        self.signature = signature
+        self.signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
+    }
+
+    /// Whether the signature is valid under `key`. The header's `alg` must name exactly the key's algorithm
+    /// (RS256 for RSA keys, ES256 for P-256 keys); the algorithm always comes from the key, so "none", HS256 and
+    /// other substitutions are rejected.
+    public func isSignatureValid(using key: VerificationKey) -> Bool {
+        guard header.alg == key.algorithm else { return false }
+        switch key {
+        case .rs256(let publicKey):
+            return publicKey.verifySHA256(signature: signature, message: signingInput)
+        case .es256(let publicKey):
+            return publicKey.verifySHA256(rawSignature: signature, message: signingInput)
+        }
+    }
+}
+
+/// Detects a `crit` member of any type.
+private struct CriticalProbe: Decodable {
+    let crit: CriticalValue?
+
+    struct CriticalValue: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}
+
+/// Creates compact JWS strings signed by this gateway.
+public enum JWS {
+    /// Signs `payload` with RS256. The header is `{"alg":"RS256","kid":...,"typ":...}` with sorted keys and nil
+    /// fields omitted.
+    public static func signRS256(payload: [UInt8], key: RSAPrivateKey, kid: String?, typ: String? = "JWT") throws
+        -> String
+    {
+        try sign(payload: payload, header: JOSEHeader(alg: "RS256", kid: kid, typ: typ)) { input in
+            try key.signSHA256(input)
+        }
+    }
+
+    /// Signs `payload` with ES256 (raw 64-byte `r || s` signature), header as for `signRS256`.
+    public static func signES256(payload: [UInt8], key: P256PrivateKey, kid: String?, typ: String? = "JWT") throws
+        -> String
+    {
+        try sign(payload: payload, header: JOSEHeader(alg: "ES256", kid: kid, typ: typ)) { input in
+            try key.signSHA256(input)
+        }
+    }
+
+    private static func sign(payload: [UInt8], header: JOSEHeader, signer: ([UInt8]) throws -> [UInt8]) throws
+        -> String
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let headerJSON = try encoder.encode(header)
+        let signingInput = Base64URL.encode(Array(headerJSON)) + "." + Base64URL.encode(payload)
+        let signature = try signer(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+}

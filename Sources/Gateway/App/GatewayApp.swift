@@ -1,0 +1,134 @@
+import AuthCore
+import Crypto
+import Foundation
+import HTTP
+import Outbound
+import Storage
+import StorageSQLite
+
+/// Builds the gateway from its configuration (the single wiring function) and runs it until SIGTERM/SIGINT.
+public final class GatewayApp: Sendable {
+    let services: GatewayServices
+    let keys: SigningKeyService
+    let responder: GatewayResponder
+    let server: HTTPServer
+
+    /// Opens the store, the master key and the signing keys. Throws a readable error for anything an
+    /// operator must fix (bad config, unreadable key file, wrong master key).
+    public static func make(configuration: GatewayConfiguration, environment: [String: String],
+                            logger: Logger, time: any TimeSource = SystemTime()) async throws -> GatewayApp {
+        try GatewayApp.checkBindAddress(configuration)
+        let store = try DataDirectory.openStore(configuration.dataDirectory)
+        let (masterKey, source) = try MasterKey.load(environmentValue: environment["GATEHOUSE_MASTER_KEY"],
+                                                     dataDirectory: configuration.dataDirectory)
+        logger.info("master key loaded", [("source", .string(source))])
+        do {
+            return try await assemble(configuration: configuration, store: store, sealer: Sealer(masterKey: masterKey),
+                                      logger: logger, time: time)
+        } catch CryptoError.authenticationFailed {
+            throw ConfigurationLoader.Failure(
+                "the signing keys in \(configuration.dataDirectory) were sealed with another master key; restore the master key that belongs to this database")
+        }
+    }
+
+    /// Wires the gateway around an already opened store (tests use an in-memory store and a manual clock).
+    static func assemble(configuration: GatewayConfiguration, store: any UserStore, sealer: Sealer, logger: Logger,
+                         time: any TimeSource) async throws -> GatewayApp {
+        let ring = KeyRing()
+        let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
+        try await keys.prepare(ring)
+        let signer = IDTokenSigner(settings: configuration.tokenSettings, keyRing: ring, time: time)
+        let services = GatewayServices(
+            configuration: configuration, store: store,
+            sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
+            providers: ProviderRegistry(ProviderRegistrations.make(configuration, time: time)), time: time,
+            logger: logger, readiness: Readiness())
+        return GatewayApp(services: services, keys: keys)
+    }
+
+    init(services: GatewayServices, keys: SigningKeyService) {
+        self.services = services
+        self.keys = keys
+        let configuration = services.configuration
+        let responder = GatewayResponder(
+            services: services,
+            routes: Routes.table(projectId: configuration.projectId, issuerPath: GatewayApp.issuerPath(configuration)),
+            callers: CallerAuthenticator(configuration: configuration),
+            addresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies.compactMap(NetworkRange.init)))
+        var http = HTTPServerConfiguration()
+        http.host = configuration.host
+        http.port = configuration.port
+        if configuration.http.eventLoops > 0 { http.eventLoopCount = configuration.http.eventLoops }
+        http.maxBodyBytes = configuration.http.maxBodyBytes
+        http.maxHeaderBytes = configuration.http.maxHeaderBytes
+        http.maxHeaderCount = configuration.http.maxHeaderCount
+        http.requestDeadline = .milliseconds(Int64(configuration.http.requestTimeoutSeconds * 1000))
+        http.idleTimeout = .milliseconds(Int64(configuration.http.idleTimeoutSeconds * 1000))
+        http.maxConnections = configuration.http.maxConnections
+        self.responder = responder
+        server = HTTPServer(configuration: http, handler: { request in await responder.respond(to: request) })
+    }
+
+    /// Starts serving and returns the bound port.
+    public func start() throws -> Int {
+        let port = try server.start()
+        services.readiness.set(true)
+        return port
+    }
+
+    /// Runs until a termination signal, then drains: `/readyz` turns 503, the listener closes, in-flight
+    /// requests finish, and the store is closed.
+    public func run() async throws {
+        let port = try start()
+        let configuration = services.configuration
+        services.logger.info("listening", [
+            ("host", .string(configuration.host)), ("port", .int(Int64(port))),
+            ("project", .string(configuration.projectId)), ("emulator", .bool(configuration.emulator)),
+        ])
+        let reload = Task { [services, keys] in await BackgroundJobs.keyReloadLoop(services, keys: keys) }
+        let cleanup = Task { [services] in await BackgroundJobs.anonymousCleanupLoop(services) }
+        let signal = await SignalWaiter.waitForTermination()
+        services.logger.info("shutting down", [("signal", .int(Int64(signal)))])
+        services.readiness.set(false)
+        await server.shutdown(gracePeriod: .seconds(10))
+        reload.cancel()
+        cleanup.cancel()
+        await services.store.close()
+        services.logger.info("stopped")
+    }
+
+    /// Emulator mode accepts fake credentials, so it must not be reachable from other machines unless the
+    /// operator says so twice (`--emulator --allow-non-loopback`).
+    static func checkBindAddress(_ configuration: GatewayConfiguration) throws {
+        guard configuration.emulator, !configuration.allowNonLoopback else { return }
+        let loopback = ["127.0.0.0/8", "::1/128"].compactMap(NetworkRange.init)
+        let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
+        guard loopback.contains(where: { $0.contains(host) }) else {
+            throw ConfigurationLoader.Failure(
+                "emulator mode refuses to listen on \(configuration.host): it accepts unsigned credentials. Use a loopback address, or add --allow-non-loopback if you really mean it")
+        }
+    }
+
+    /// When the issuer is a URL of the gateway itself (not Firebase's default), discovery is also served under
+    /// the issuer's own path.
+    static func issuerPath(_ configuration: GatewayConfiguration) -> String? {
+        guard let issuer = configuration.issuer, issuer != TokenSettings.firebaseIssuer(projectId: configuration.projectId),
+              let url = URL(string: issuer), url.scheme == "http" || url.scheme == "https"
+        else { return nil }
+        let path = url.path
+        return path == "/" ? "" : (path.hasSuffix("/") ? String(path.dropLast()) : path)
+    }
+}
+
+/// The data directory's layout: the SQLite database and the master key file.
+public enum DataDirectory {
+    public static func databasePath(_ directory: String) -> String {
+        (directory as NSString).appendingPathComponent("gatehouse.sqlite")
+    }
+
+    public static func openStore(_ directory: String) throws -> SQLiteUserStore {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return try SQLiteUserStore(path: databasePath(directory))
+    }
+}

@@ -1,0 +1,70 @@
+import AuthCore
+import Crypto
+import HTTP
+import Outbound
+
+/// Who is calling: an app with an API key, or an administrator.
+enum Caller: Sendable, Equatable {
+    case anonymous
+    case apiKey(String)
+    case admin
+
+    var isAdmin: Bool { self == .admin }
+}
+
+/// Decides the caller from the request's `Authorization` header and API key.
+///
+/// `Bearer owner` is what firebase-admin sends to an emulator; we honour it only from trusted networks
+/// (loopback by default) or in emulator mode, because anywhere else it would be a password everyone knows.
+/// Configured admin tokens are compared in constant time.
+struct CallerAuthenticator: Sendable {
+    let apiKeys: [String]
+    let adminTokens: [[UInt8]]
+    let ownerNetworks: [NetworkRange]
+    let emulator: Bool
+
+    init(configuration: GatewayConfiguration) {
+        apiKeys = configuration.apiKeys
+        adminTokens = configuration.adminTokens.map { Array($0.utf8) }
+        ownerNetworks = configuration.trustedAdminNetworks.compactMap(NetworkRange.init)
+        emulator = configuration.emulator
+    }
+
+    /// - Parameter peer: the socket peer (never a forwarded address: a proxy must not make callers admin).
+    func authenticate(_ request: HTTPRequest, peer: String) throws(WireError) -> Caller {
+        if let authorization = request.headers["authorization"] {
+            let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                let token = parts[1].trimmingCharacters(in: .whitespaces)
+                if token.lowercased() == "owner" {
+                    guard emulator || ownerNetworks.contains(where: { $0.contains(peer) }) else {
+                        throw .invalidCredentials
+                    }
+                    return .admin
+                }
+                let presented = Array(token.utf8)
+                // Check every configured token so timing does not reveal which one nearly matched.
+                let matches = adminTokens.reduce(false) { $0 || constantTimeEquals($1, presented) }
+                guard matches else { throw .invalidCredentials }
+                return .admin
+            }
+            // Non-bearer schemes (e.g. Basic) are ignored, as Google does.
+        }
+        guard let key = apiKey(of: request), !key.isEmpty else { return .anonymous }
+        guard apiKeys.isEmpty || apiKeys.contains(key) else { throw .invalidAPIKey }
+        return .apiKey(key)
+    }
+
+    private func apiKey(of request: HTTPRequest) -> String? {
+        if let header = request.headers["x-goog-api-key"] { return header }
+        return QueryString.value("key", in: request.query)
+    }
+}
+
+/// Reads parameters from a raw query string (same decoding as form bodies).
+enum QueryString {
+    static func value(_ name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        return FormURLEncoding.decode(query).first { $0.0 == name }?.1
+    }
+}

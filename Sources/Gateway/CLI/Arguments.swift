@@ -1,0 +1,31 @@
+/// Parsed command line: positional words and `--flag value` / `--flag=value` / boolean `--flag` options.
+struct Arguments: Equatable {
+    static let booleanFlags: Set = ["emulator", "allow-non-loopback", "help"]
+
+    var positional: [String] = []
+    var flags: [String: String] = [:]
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ arguments: [String]) throws {
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if word == "-h" { flags["help"] = ""; continue }
+            guard word.hasPrefix("--") else { positional.append(word); continue }
+            let body = word.dropFirst(2)
+            if let equals = body.firstIndex(of: "=") {
+                flags[String(body[..<equals])] = String(body[body.index(after: equals)...])
+            } else if Arguments.booleanFlags.contains(String(body)) {
+                flags[String(body)] = ""
+            } else {
+                guard index < arguments.count else { throw Failure(description: "--\(body) needs a value") }
+                flags[String(body)] = arguments[index]
+                index += 1
+            }
+        }
+    }
+}

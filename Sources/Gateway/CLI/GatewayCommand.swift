@@ -1,0 +1,95 @@
+import AuthCore
+import Foundation
+import StorageSQLite
+
+/// The `gateway` command: `serve`, `keys rotate`, `keys list`, `backup FILE`.
+public enum GatewayCommand {
+    static let knownFlags: Set = ["host", "port", "data-dir", "project-id", "config", "emulator", "allow-non-loopback", "help"]
+
+    /// Runs the command and returns the process exit code.
+    public static func main(_ argv: [String], environment: [String: String]) async -> Int32 {
+        let logger = Logger(minimumLevel: LogLevel(rawValue: environment["GATEHOUSE_LOG_LEVEL"]?.lowercased() ?? "") ?? .info)
+        do {
+            let arguments = try Arguments(argv)
+            if let unknown = arguments.flags.keys.first(where: { !knownFlags.contains($0) }) {
+                throw Arguments.Failure(description: "unknown option --\(unknown) (see gateway --help)")
+            }
+            let words = arguments.positional
+            if arguments.flags["help"] != nil || words.isEmpty || words == ["help"] {
+                print(HelpText.text(for: words.first))
+                return 0
+            }
+            let configuration = try ConfigurationLoader.load(flags: arguments.flags, environment: environment)
+            switch words {
+            case ["serve"]:
+                let app = try await GatewayApp.make(configuration: configuration, environment: environment,
+                                                    logger: Logger(minimumLevel: configuration.logLevel))
+                if configuration.emulator {
+                    logger.warning("EMULATOR MODE: unsigned test credentials are accepted and Bearer owner is admin from anywhere; never use with real users")
+                }
+                try await app.run()
+                return 0
+            case ["keys", "rotate"]:
+                let record = try await KeyCommands.rotate(configuration, environment: environment)
+                print("rotated: new key \(record.kid) is published now and signs from \(KeyCommands.date(record.activatesAt))")
+                return 0
+            case ["keys", "list"]:
+                print(try await KeyCommands.list(configuration))
+                return 0
+            case let words where words.count == 2 && words[0] == "backup":
+                let store = try SQLiteUserStore(path: DataDirectory.databasePath(configuration.dataDirectory))
+                try await store.backup(to: words[1])
+                await store.close()
+                print("backup written to \(words[1]); back up the master key too (see README)")
+                return 0
+            default:
+                throw Arguments.Failure(description: "unknown command \"\(words.joined(separator: " "))\" (see gateway --help)")
+            }
+        } catch {
+            printError("gateway: \(error)")
+            return 2
+        }
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// `gateway keys ...`: key management against the data directory's database (safe while a server runs).
+enum KeyCommands {
+    static func services(_ configuration: GatewayConfiguration, environment: [String: String]) throws -> SigningKeyService {
+        let store = try DataDirectory.openStore(configuration.dataDirectory)
+        let (masterKey, _) = try MasterKey.load(environmentValue: environment["GATEHOUSE_MASTER_KEY"],
+                                                dataDirectory: configuration.dataDirectory)
+        return SigningKeyService(store: store, sealer: Sealer(masterKey: masterKey),
+                                 settings: configuration.tokenSettings, time: SystemTime())
+    }
+
+    static func rotate(_ configuration: GatewayConfiguration, environment: [String: String]) async throws -> SigningKeyRecord {
+        let keys = try services(configuration, environment: environment)
+        let ring = KeyRing()
+        try await keys.prepare(ring)
+        let record = try await keys.rotate()
+        await keys.store.close()
+        return record
+    }
+
+    static func list(_ configuration: GatewayConfiguration) async throws -> String {
+        let store = try DataDirectory.openStore(configuration.dataDirectory)
+        let records = try await store.read { try $0.signingKeys() }
+        await store.close()
+        let now = SystemTime().nowSeconds
+        let active = SigningKeys.active(records, at: now)
+        var lines = ["kid                                       created               activates             unpublished"]
+        for r in records {
+            let marker = r.kid == active ? " (signing)" : (SigningKeys.isPublished(r, at: now) ? "" : " (retired)")
+            lines.append("\(r.kid)  \(date(r.createdAt))  \(date(r.activatesAt))  \(r.unpublishAt.map(date) ?? "-")\(marker)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func date(_ seconds: Int64) -> String {
+        String(UserInfoJSON.rfc3339(seconds * 1000).prefix(19)) + "Z"
+    }
+}

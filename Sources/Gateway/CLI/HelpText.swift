@@ -1,0 +1,55 @@
+/// `gateway --help`.
+enum HelpText {
+    static func text(for command: String?) -> String {
+        switch command {
+        case "serve": return serve
+        case "keys": return keys
+        case "backup": return backup
+        default: return general
+        }
+    }
+
+    static let general = """
+    gateway — Gatehouse, a Firebase-compatible authentication gateway
+
+    USAGE
+      gateway serve [options]        run the gateway (default 127.0.0.1:9099, data in ./gatehouse-data)
+      gateway keys rotate [options]  add a new token-signing key (published now, signs after the key-cache max-age)
+      gateway keys list [options]    show signing keys and which one signs
+      gateway backup FILE [options]  write a consistent copy of the database while the gateway runs
+      gateway help COMMAND           details about one command
+
+    COMMON OPTIONS
+      --data-dir DIR      data directory (gatehouse.sqlite, master.key)   [env GATEHOUSE_DATA_DIR]
+      --config FILE       JSON configuration file (see README)            [env GATEHOUSE_CONFIG]
+      --project-id ID     Firebase project id (token audience)            [env GATEHOUSE_PROJECT_ID]
+
+    The master key that seals signing keys comes from GATEHOUSE_MASTER_KEY (64 hex characters) or from
+    DIR/master.key, created on first start. Back it up together with the database.
+    """
+
+    static let serve = """
+    gateway serve [--host H] [--port P] [--data-dir DIR] [--project-id ID] [--config FILE] [--emulator [--allow-non-loopback]]
+
+      --host H               listen address (default 127.0.0.1)         [env GATEHOUSE_HOST]
+      --port P               listen port (default 9099; 0 = any free)    [env GATEHOUSE_PORT]
+      --emulator             behave as the Firebase Auth Emulator for app test suites (loopback only)
+      --allow-non-loopback   let emulator mode listen on a non-loopback address
+
+    Stops gracefully on SIGTERM or SIGINT: /readyz turns 503, in-flight requests finish.
+    """
+
+    static let keys = """
+    gateway keys rotate [--data-dir DIR] [--config FILE]
+      Adds an RS256 key. It is published at once and starts signing one key-cache max-age later
+      (tokens.keyCacheMaxAgeSeconds), so verifiers that cache the key set never meet an unknown kid.
+      Older keys stay published until the last token they signed has expired. Safe while gateways run.
+    gateway keys list [--data-dir DIR]
+    """
+
+    static let backup = """
+    gateway backup FILE [--data-dir DIR]
+      Copies the SQLite database with SQLite's online backup API (consistent while the gateway serves).
+      The copy is useless without the master key: keep DIR/master.key (or GATEHOUSE_MASTER_KEY) with it.
+    """
+}

@@ -1,0 +1,70 @@
+import AuthCore
+import ProviderAnonymous
+
+/// Everything an operator can set. Defaults give a working single-machine gateway on 127.0.0.1:9099 with an
+/// embedded SQLite file and generated keys. Every key is documented in the README's configuration table.
+public struct GatewayConfiguration: Sendable, Equatable {
+    public var projectId = "demo-gatehouse"
+    /// Firebase's project number, returned as `project_id` by the Secure Token endpoint. Derived from the
+    /// project id when not set.
+    public var projectNumber: String?
+    public var host = "127.0.0.1"
+    public var port = 9099
+    public var dataDirectory = "./gatehouse-data"
+    /// `iss` of ID tokens; default `https://securetoken.google.com/<projectId>`.
+    public var issuer: String?
+    /// Public base URL of the gateway (for `jwks_uri` in discovery); default from the request's Host header.
+    public var publicURL: String?
+    /// API keys accepted; empty means any non-empty key (as the Firebase emulator does).
+    public var apiKeys: [String] = []
+    /// Bearer tokens accepted as admin credentials from anywhere.
+    public var adminTokens: [String] = []
+    /// Networks from which `Authorization: Bearer owner` (what firebase-admin sends to an emulator) is admin.
+    public var trustedAdminNetworks = ["127.0.0.0/8", "::1/128"]
+    /// Peers whose `X-Forwarded-For` header is believed for the client IP.
+    public var trustedProxies: [String] = []
+    public var idTokenLifetimeSeconds: Int64 = 3600
+    public var keyCacheMaxAgeSeconds: Int64 = 3600
+    public var anonymous = AnonymousProvider.Configuration()
+    public var anonymousCleanup = AnonymousCleanupSettings()
+    public var http = HTTPSettings()
+    public var logLevel = LogLevel.info
+    /// Emulator mode: a drop-in for the Firebase Auth Emulator (admin `Bearer owner` from anywhere).
+    public var emulator = false
+    /// Emulator mode normally refuses a non-loopback bind; this flag is the explicit second "yes".
+    public var allowNonLoopback = false
+
+    public init() {}
+
+    public var tokenSettings: TokenSettings {
+        TokenSettings(projectId: projectId, issuer: issuer, idTokenLifetime: idTokenLifetimeSeconds,
+                      keyCacheMaxAge: keyCacheMaxAgeSeconds)
+    }
+}
+
+public struct AnonymousCleanupSettings: Sendable, Equatable {
+    public var enabled = false
+    public var maxAgeDays: Int64 = 30
+    public var intervalSeconds: Int64 = 3600
+    public init() {}
+}
+
+public struct HTTPSettings: Sendable, Equatable {
+    public var maxBodyBytes = 1 << 20
+    public var maxHeaderBytes = 16 * 1024
+    public var maxHeaderCount = 100
+    public var requestTimeoutSeconds: Double = 10
+    public var idleTimeoutSeconds: Double = 30
+    public var maxConnections = 10_000
+    /// 0 means one per core.
+    public var eventLoops = 0
+    public init() {}
+}
+
+public enum LogLevel: String, Sendable, Comparable, CaseIterable {
+    case debug, info, warning, error
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,153 @@
+import AuthCore
+import Storage
+
+/// `accounts:update` (legacy `setAccountInfo`): profile changes by the user (ID token) or by an admin
+/// (`localId`), attribute deletion, unlinking providers, and admin-only fields (disable, custom claims,
+/// token revocation via `validSince`).
+///
+/// JSON `null` for `displayName` or `photoUrl` deletes the attribute, like `deleteAttribute`: the JS SDK's
+/// `updateProfile({displayName: null})` and pyrebase send nulls, and production accepts them.
+enum UpdateHandler {
+    static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
+        let body = context.body
+        let admin = context.caller.isAdmin && !body.has("idToken")
+        let session: SessionService.Authenticated?
+        let localId: String
+        if admin {
+            guard let id = try body.string("localId"), !id.isEmpty else { throw AuthError(.missingLocalId) }
+            localId = id
+            session = nil
+        } else {
+            let authenticated = try await services.sessions.authenticate(idToken: body.string("idToken"))
+            localId = authenticated.user.localId
+            session = authenticated
+        }
+        let change = try AccountChange(body: body, admin: admin)
+        let now = services.time.nowMilliseconds
+        let (user, identities) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity]) in
+            guard var user = try tx.user(localId: localId) else { throw AuthError.userNotFound }
+            for provider in change.deleteProviders {
+                _ = try tx.deleteIdentity(localId: localId, providerId: provider)
+            }
+            change.apply(to: &user, nowMilliseconds: now)
+            do { try tx.updateUser(user) } catch StoreError.uniqueViolation(.phoneNumber) {
+                throw AuthError(.phoneNumberExists)
+            }
+            return (user, try tx.identities(localId: localId))
+        }
+        var response: JSONObject = ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(user.localId)]
+        response.set("email", user.email)
+        response["emailVerified"] = .bool(user.emailVerified)
+        response.set("displayName", user.displayName)
+        response.set("photoUrl", user.photoUrl)
+        response["providerUserInfo"] = .array(
+            IdentityProjection.providerInfos(user: user, identities: identities).map { .object(UserInfoJSON.render($0)) })
+        // Revoking tokens through a user's own request would sign them out: hand them a fresh session.
+        if let session, change.revokesTokens {
+            let provider = session.token.signInProvider ?? ProviderID.anonymous.rawValue
+            let (refreshToken, record) = try services.sessions.newRefreshToken(localId: user.localId, signInProvider: provider)
+            try await services.store.write { tx in try tx.insertRefreshToken(record) }
+            response["idToken"] = .string(try services.sessions.idToken(for: user, identities: identities,
+                                                                         signInProvider: provider, extraClaims: nil))
+            response["refreshToken"] = .string(refreshToken)
+            response["expiresIn"] = .string(String(services.sessions.lifetime))
+        }
+        return .json(response)
+    }
+}
+
+/// The validated changes an `accounts:update` body asks for. Validation happens before any write, so a bad
+/// field never leaves a half-applied update behind.
+struct AccountChange: Sendable {
+    enum Value<T: Sendable>: Sendable { case keep, set(T), delete }
+
+    var displayName: Value<String> = .keep
+    var photoUrl: Value<String> = .keep
+    var phoneNumber: Value<String> = .keep
+    var deleteEmail = false
+    var deletePassword = false
+    var deleteProviders: [String] = []
+    var disabled: Bool?
+    var emailVerified: Bool?
+    var customAttributes: String?
+    var validSince: Int64?
+    var revokesTokens = false
+
+    init(body: RequestBody, admin: Bool) throws {
+        if body.has("email") || body.has("password") {
+            throw AuthError(.operationNotAllowed, "Password sign-in is not enabled for this project.")
+        }
+        displayName = try Self.nullable(body, "displayName")
+        photoUrl = try Self.nullable(body, "photoUrl")
+        for attribute in try body.strings("deleteAttribute") ?? [] {
+            switch attribute {
+            case "DISPLAY_NAME": displayName = .delete
+            case "PHOTO_URL": photoUrl = .delete
+            case "EMAIL": deleteEmail = true
+            case "PASSWORD": deletePassword = true
+            case "PHONE_NUMBER": phoneNumber = .delete
+            default:
+                throw WireError.invalidPayload("Invalid value at 'delete_attribute' (TYPE_ENUM), \"\(attribute)\"", reason: "invalid")
+            }
+        }
+        for provider in try body.strings("deleteProvider") ?? [] {
+            switch provider {
+            case "phone": phoneNumber = .delete
+            case "password": deletePassword = true
+            default: deleteProviders.append(provider)
+            }
+        }
+        if !admin {
+            if body.has("customAttributes") { throw AuthError(.insufficientPermission) }
+            if body.has("disableUser") { throw AuthError(.operationNotAllowed) }
+            if body.has("phoneNumber") || body.has("emailVerified") { throw AuthError(.insufficientPermission) }
+            // Any validSince from the user revokes their older tokens (server time, as Firebase).
+            if body.has("validSince") { revokesTokens = true }
+            return
+        }
+        disabled = try body.bool("disableUser") ?? body.bool("disabled")
+        emailVerified = try body.bool("emailVerified")
+        if let phone = try body.string("phoneNumber") {
+            guard phone.hasPrefix("+"), phone.count >= 3 else { throw AuthError(.invalidPhoneNumber, "Invalid format.") }
+            phoneNumber = .set(phone)
+        }
+        if let claims = try body.string("customAttributes") {
+            customAttributes = try CustomClaims.validate(claims)
+        }
+        // Admins (firebase-admin's revoke_refresh_tokens) send the instant to store, in seconds.
+        validSince = try body.int64("validSince")
+    }
+
+    func apply(to user: inout UserRecord, nowMilliseconds: Int64) {
+        switch displayName { case .keep: break; case .set(let v): user.displayName = v; case .delete: user.displayName = nil }
+        switch photoUrl { case .keep: break; case .set(let v): user.photoUrl = v; case .delete: user.photoUrl = nil }
+        switch phoneNumber { case .keep: break; case .set(let v): user.phoneNumber = v; case .delete: user.phoneNumber = nil }
+        if deleteEmail { user.email = nil; user.emailVerified = false; user.emailLinkSignin = false }
+        if deletePassword { user.password = nil; user.emailLinkSignin = false }
+        if let disabled { user.disabled = disabled }
+        if let emailVerified { user.emailVerified = emailVerified }
+        if let customAttributes { user.customAttributes = customAttributes }
+        if revokesTokens { user.validSince = nowMilliseconds / 1000 }
+        if let validSince { user.validSince = validSince }
+    }
+
+    private static func nullable(_ body: RequestBody, _ key: String) throws -> Value<String> {
+        if body.isExplicitNull(key) { return .delete }
+        guard let value = try body.string(key) else { return .keep }
+        return value.isEmpty ? .delete : .set(value)
+    }
+}
+
+/// Validation of developer claims (`customAttributes`), with Firebase's limits and reserved names.
+enum CustomClaims {
+    static let maxLength = 1000
+
+    static func validate(_ text: String) throws -> String {
+        guard text.utf8.count <= maxLength else { throw AuthError(.claimsTooLarge) }
+        guard case .object(let object)? = try? JSONParser.parse(text) else { throw AuthError(.invalidClaims) }
+        if let reserved = object.keys.first(where: { IDTokenClaims.reserved.contains($0) }) {
+            throw AuthError(.forbiddenClaim, reserved)
+        }
+        return text
+    }
+}

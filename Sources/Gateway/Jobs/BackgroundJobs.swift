@@ -1,0 +1,45 @@
+import AuthCore
+import Storage
+
+/// Periodic work: reloading signing keys (so a `gateway keys rotate` run elsewhere is picked up, and every
+/// instance sharing a database switches keys together) and the optional clean-up of abandoned anonymous
+/// accounts.
+enum BackgroundJobs {
+    /// Reloads keys every quarter of the key-cache max-age (at most every minute, at least every 250 ms), so
+    /// a rotated-in key is known well before it starts signing.
+    static func keyReloadLoop(_ services: GatewayServices, keys: SigningKeyService) async {
+        let interval = max(0.25, min(60, Double(services.configuration.keyCacheMaxAgeSeconds) / 4))
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(interval))
+            do { try await keys.reload(services.keyRing) } catch {
+                services.logger.error("signing key reload failed", [("error", .string(String(describing: error)))])
+            }
+        }
+    }
+
+    /// Deletes anonymous accounts that never upgraded (no email, phone, password or linked identity) and are
+    /// older than the configured age, in small batches so the database is never locked for long.
+    static func anonymousCleanupLoop(_ services: GatewayServices) async {
+        let settings = services.configuration.anonymousCleanup
+        guard settings.enabled else { return }
+        while !Task.isCancelled {
+            let deleted = (try? await deleteAbandonedAnonymousUsers(services, olderThanDays: settings.maxAgeDays)) ?? 0
+            if deleted > 0 { services.logger.info("anonymous accounts deleted", [("count", .int(Int64(deleted)))]) }
+            try? await Task.sleep(for: .seconds(Double(max(1, settings.intervalSeconds))))
+        }
+    }
+
+    static func deleteAbandonedAnonymousUsers(_ services: GatewayServices, olderThanDays days: Int64) async throws -> Int {
+        let cutoff = services.time.nowMilliseconds - days * 86_400_000
+        var total = 0
+        while true {
+            let deleted = try await services.store.write { tx -> Int in
+                let ids = try tx.abandonedAnonymousUsers(createdBefore: cutoff, limit: 100)
+                for id in ids { _ = try tx.deleteUser(localId: id) }
+                return ids.count
+            }
+            total += deleted
+            if deleted < 100 { return total }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Every operation the gateway serves, named by the `operationId` it has in `openapi.yaml`.
+///
+/// A test reads the spec's operation ids and compares them with `allCases`, so the code and the contract
+/// cannot drift apart silently.
+enum Operation: String, CaseIterable, Sendable {
+    // Identity Toolkit v1, end-user
+    case signUp = "identitytoolkit.accounts.signUp"
+    case lookup = "identitytoolkit.accounts.lookup"
+    case update = "identitytoolkit.accounts.update"
+    case delete = "identitytoolkit.accounts.delete"
+    // Identity Toolkit v1, admin
+    case adminLookup = "identitytoolkit.projects.accounts.lookup"
+    case adminDelete = "identitytoolkit.projects.accounts.delete"
+    case adminUpdate = "identitytoolkit.projects.accounts.update"
+    // Secure Token
+    case token = "securetoken.token"
+    // Published keys and discovery
+    case x509Keys = "gatehouse.publicKeys.x509"
+    case jwks = "gatehouse.publicKeys.jwks"
+    case openIDConfiguration = "gatehouse.openidConfiguration"
+    case issuerOpenIDConfiguration = "gatehouse.issuerOpenidConfiguration"
+    // Operations
+    case status = "gatehouse.status"
+    case healthz = "gatehouse.healthz"
+    case readyz = "gatehouse.readyz"
+}
+
+/// Who may call an operation.
+enum Access: Sendable {
+    /// An API key (or an admin credential).
+    case apiKey
+    /// Admin credentials only.
+    case admin
+    /// Anyone (public keys, health).
+    case open
+}

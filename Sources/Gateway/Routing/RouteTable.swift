@@ -1,0 +1,89 @@
+/// Maps (method, path) to an operation. Paths are matched segment by segment; `{name}` captures a segment.
+///
+/// The table is data, not a growing `switch`: adding an endpoint is one line here, one handler, and one
+/// entry in `openapi.yaml`.
+struct RouteTable: Sendable {
+    struct Route: Sendable {
+        let method: String
+        let segments: [Segment]
+        let operation: Operation
+        let access: Access
+    }
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    struct Match: Sendable {
+        let operation: Operation
+        let access: Access
+        let parameters: [String: String]
+    }
+
+    enum Lookup: Sendable {
+        case matched(Match)
+        case wrongMethod
+        case unknown
+    }
+
+    private(set) var routes: [Route] = []
+
+    mutating func add(_ method: String, _ path: String, _ operation: Operation, _ access: Access) {
+        let segments = RouteTable.split(path).map { segment -> Segment in
+            if segment.hasPrefix("{") && segment.hasSuffix("}") { return .parameter(String(segment.dropFirst().dropLast())) }
+            return .literal(segment)
+        }
+        routes.append(Route(method: method, segments: segments, operation: operation, access: access))
+    }
+
+    func lookup(method: String, path: String) -> Lookup {
+        let parts = RouteTable.split(path)
+        var pathMatched = false
+        for route in routes where route.segments.count == parts.count {
+            var parameters: [String: String] = [:]
+            var ok = true
+            for (segment, part) in zip(route.segments, parts) {
+                switch segment {
+                case .literal(let text): ok = text == part
+                case .parameter(let name): parameters[name] = part; ok = !part.isEmpty
+                }
+                if !ok { break }
+            }
+            guard ok else { continue }
+            pathMatched = true
+            // HEAD is served by GET routes (the HTTP layer drops the body).
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .matched(Match(operation: route.operation, access: route.access, parameters: parameters))
+            }
+        }
+        return pathMatched ? .wrongMethod : .unknown
+    }
+
+    static func split(_ path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map { segment in
+            let text = String(segment)
+            return text.removingPercentEncodingSafely()
+        }
+    }
+}
+
+extension String {
+    /// Percent-decodes a path segment (`securetoken%40system...` is the same path as `securetoken@system...`);
+    /// invalid escapes leave the segment unchanged, so such a path simply matches nothing.
+    func removingPercentEncodingSafely() -> String {
+        guard contains("%") else { return self }
+        var bytes: [UInt8] = []
+        var iterator = Array(utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "%"), iterator.count >= 2,
+               let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                iterator = iterator.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? self
+    }
+}

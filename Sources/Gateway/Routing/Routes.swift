@@ -1,0 +1,39 @@
+/// The gateway's routes. Host names are the first path segment, as with the Firebase Auth Emulator, so SDKs
+/// pointed at the gateway with their emulator settings find every endpoint where they expect it.
+enum Routes {
+    static let identityToolkitV1 = "/identitytoolkit.googleapis.com/v1"
+    static let legacyV3 = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
+    static let x509Path = "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+    static let jwksPath = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+
+    /// Legacy v3 `relyingparty` method names (still used by the iOS SDK and pyrebase) and the v1 operation each
+    /// one is.
+    static let legacyNames: [(String, Operation)] = [
+        ("signupNewUser", .signUp), ("getAccountInfo", .lookup), ("setAccountInfo", .update),
+        ("deleteAccount", .delete),
+    ]
+
+    static func table(projectId: String, issuerPath: String?) -> RouteTable {
+        var table = RouteTable()
+        for (method, operation) in [("signUp", Operation.signUp), ("lookup", .lookup), ("update", .update), ("delete", .delete)] {
+            table.add("POST", "\(identityToolkitV1)/accounts:\(method)", operation, .apiKey)
+        }
+        for (name, operation) in legacyNames {
+            table.add("POST", "\(legacyV3)/\(name)", operation, .apiKey)
+        }
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:lookup", .adminLookup, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:delete", .adminDelete, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:update", .adminUpdate, .admin)
+        table.add("POST", "/securetoken.googleapis.com/v1/token", .token, .apiKey)
+        table.add("GET", x509Path, .x509Keys, .open)
+        table.add("GET", jwksPath, .jwks, .open)
+        table.add("GET", "/securetoken.google.com/{projectId}/.well-known/openid-configuration", .openIDConfiguration, .open)
+        if let issuerPath {
+            table.add("GET", "\(issuerPath)/.well-known/openid-configuration", .issuerOpenIDConfiguration, .open)
+        }
+        table.add("GET", "/", .status, .open)
+        table.add("GET", "/healthz", .healthz, .open)
+        table.add("GET", "/readyz", .readyz, .open)
+        return table
+    }
+}

@@ -1,0 +1,115 @@
+import AuthCore
+import Crypto
+import HTTP
+import Storage
+
+/// Turns an HTTP request into an HTTP response: CORS, routing, caller authentication, body decoding, the
+/// operation's handler, error rendering and the access log. The only place where errors become wire bytes.
+struct GatewayResponder: Sendable {
+    let services: GatewayServices
+    let routes: RouteTable
+    let callers: CallerAuthenticator
+    let addresses: ClientAddressResolver
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        let requestId = Hex.encode(SecureRandom.bytes(count: 8))
+        let clientAddress = addresses.resolve(peer: request.remoteAddress, forwardedFor: request.headers["x-forwarded-for"])
+        var operation: Operation?
+        var errorCode: String?
+        var response: HTTPResponse
+        if request.method == "OPTIONS" {
+            response = CORS.preflight(request)
+        } else {
+            do {
+                guard case .matched(let match) = routes.lookup(method: request.method, path: request.path) else {
+                    throw WireError.notFound
+                }
+                operation = match.operation
+                let caller = try authorize(request, access: match.access, parameters: match.parameters)
+                let body = try decodeBody(request, operation: match.operation)
+                let context = OperationContext(
+                    request: request, body: body, caller: caller, parameters: match.parameters,
+                    clientAddress: clientAddress, requestId: requestId, receivedAt: services.time.nowMilliseconds)
+                response = render(try await OperationTable.handler(for: match.operation)(services, context))
+            } catch {
+                let (status, body, code) = renderError(error, requestId: requestId)
+                errorCode = code
+                response = json(body, status: status)
+            }
+            CORS.decorate(&response, for: request)
+        }
+        response.headers.set("X-Request-Id", requestId)
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var metadata: Logger.Metadata = [
+            ("request.id", .string(requestId)), ("http.method", .string(request.method)),
+            ("http.path", .string(String(request.path.prefix(200)))), ("http.status", .int(Int64(response.status))),
+            ("client.ip", .string(clientAddress)),
+            ("duration_ms", .double(milliseconds)),
+        ]
+        if let operation { metadata.append(("operation", .string(operation.rawValue))) }
+        if let errorCode { metadata.append(("error.code", .string(errorCode))) }
+        services.logger.info("request", metadata)
+        return response
+    }
+
+    private func authorize(_ request: HTTPRequest, access: Access, parameters: [String: String]) throws -> Caller {
+        if access == .open { return .anonymous }
+        let caller = try callers.authenticate(request, peer: request.remoteAddress)
+        switch (access, caller) {
+        case (.apiKey, .anonymous): throw WireError.missingAPIKey
+        case (.admin, .anonymous): throw WireError.missingCredentials
+        case (.admin, .apiKey):
+            throw AuthError(.insufficientPermission, "Only authenticated requests can specify target_project_id.")
+        default: break
+        }
+        if let project = parameters["projectId"], project != services.configuration.projectId {
+            throw AuthError(.configurationNotFound)
+        }
+        return caller
+    }
+
+    private func decodeBody(_ request: HTTPRequest, operation: Operation) throws -> RequestBody {
+        guard request.method == "POST" || request.method == "PATCH" else { return .empty }
+        let contentType = request.headers["content-type"]?.lowercased() ?? ""
+        if operation == .token && contentType.hasPrefix("application/x-www-form-urlencoded") {
+            return RequestBody.form(request.body)
+        }
+        return try RequestBody.json(request.body)
+    }
+
+    private func render(_ reply: Reply) -> HTTPResponse {
+        switch reply {
+        case .response(let response): return response
+        case .json(let object, let status, let headers):
+            var response = json(object, status: status)
+            for (name, value) in headers { response.headers.set(name, value) }
+            return response
+        }
+    }
+
+    private func json(_ object: JSONObject, status: Int) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/json; charset=UTF-8")
+        return HTTPResponse(status: status, headers: headers, body: JSONSerializer.bytes(.object(object), pretty: true))
+    }
+
+    /// Maps any thrown error to (status, envelope, code for the log). Only `AuthError` and `WireError` are
+    /// expected; anything else is our fault and becomes a 500 without details (and is logged).
+    private func renderError(_ error: any Error, requestId: String) -> (Int, JSONObject, String) {
+        switch error {
+        case let error as AuthError:
+            let (status, body) = ErrorEnvelope.render(error)
+            return (status, body, error.code.rawValue)
+        case let error as WireError:
+            let (status, body) = ErrorEnvelope.render(error)
+            return (status, body, error.logCode)
+        case StoreError.unavailable:
+            return (503, ErrorEnvelope.render(httpStatus: 503, message: "The service is currently unavailable."), "UNAVAILABLE")
+        default:
+            services.logger.error("unexpected error", [("request.id", .string(requestId)), ("error", .string(String(describing: type(of: error))))])
+            return (500, ErrorEnvelope.render(httpStatus: 500, message: "An internal error occurred."), "INTERNAL")
+        }
+    }
+}

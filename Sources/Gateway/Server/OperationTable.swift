@@ -1,0 +1,21 @@
+/// The handler of every operation. Exhaustive by construction: a new `Operation` case does not compile
+/// until it has a handler here.
+enum OperationTable {
+    static func handler(for operation: Operation) -> OperationHandler {
+        switch operation {
+        case .signUp: return SignUpHandler.handle
+        case .lookup: return AccountHandlers.lookup
+        case .update, .adminUpdate: return UpdateHandler.handle
+        case .delete: return AccountHandlers.delete
+        case .adminLookup: return AccountHandlers.adminLookup
+        case .adminDelete: return AccountHandlers.adminDelete
+        case .token: return TokenHandler.handle
+        case .x509Keys: return PublicKeyHandlers.x509
+        case .jwks: return PublicKeyHandlers.jwks
+        case .openIDConfiguration, .issuerOpenIDConfiguration: return PublicKeyHandlers.openIDConfiguration
+        case .status: return StatusHandlers.status
+        case .healthz: return StatusHandlers.healthz
+        case .readyz: return StatusHandlers.readyz
+        }
+    }
+}

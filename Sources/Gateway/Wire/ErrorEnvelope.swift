@@ -1,0 +1,61 @@
+import AuthCore
+import HTTP
+
+/// The one place that turns errors into Google's error envelope:
+/// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message","reason","domain"}],"status"?}}`.
+///
+/// Firebase SDKs parse `message` (split on " : "), so business errors carry the Firebase code there and
+/// omit `status`, exactly as the Identity Toolkit does; transport-level errors carry Google's `status`.
+enum ErrorEnvelope {
+    static func render(_ error: AuthError) -> (status: Int, body: JSONObject) {
+        (400, envelope(code: 400, message: error.message, reason: "invalid", status: nil))
+    }
+
+    static func render(_ error: WireError) -> (status: Int, body: JSONObject) {
+        switch error {
+        case .missingAPIKey:
+            return (403, envelope(code: 403, message: "The request is missing a valid API key.", reason: "forbidden",
+                                  status: "PERMISSION_DENIED"))
+        case .invalidAPIKey:
+            return (400, envelope(code: 400, message: "API key not valid. Please pass a valid API key.",
+                                  reason: "keyInvalid", status: "INVALID_ARGUMENT"))
+        case .invalidCredentials:
+            return (401, envelope(
+                code: 401,
+                message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+                errorMessage: "Invalid Credentials", reason: "authError", status: "UNAUTHENTICATED",
+                location: "Authorization"))
+        case .missingCredentials:
+            return (401, envelope(
+                code: 401,
+                message: "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+                errorMessage: "Login Required.", reason: "required", status: "UNAUTHENTICATED",
+                location: "Authorization"))
+        case .invalidPayload(let detail, let reason):
+            return (400, envelope(code: 400, message: "Invalid JSON payload received. \(detail)", reason: reason,
+                                  status: "INVALID_ARGUMENT"))
+        case .notFound:
+            return (404, envelope(code: 404, message: "Not Found", reason: "notFound", status: "NOT_FOUND"))
+        }
+    }
+
+    /// For HTTP statuses decided by the transport (413, 431, ...), still in Google's shape.
+    static func render(httpStatus: Int, message: String) -> JSONObject {
+        envelope(code: httpStatus, message: message, reason: "invalid", status: nil)
+    }
+
+    private static func envelope(
+        code: Int, message: String, errorMessage: String? = nil, reason: String, status: String?,
+        location: String? = nil
+    ) -> JSONObject {
+        var item: JSONObject = ["message": .string(errorMessage ?? message), "reason": .string(reason),
+                                "domain": "global"]
+        if let location {
+            item["location"] = .string(location)
+            item["locationType"] = "header"
+        }
+        var error: JSONObject = ["code": .int(Int64(code)), "message": .string(message), "errors": [.object(item)]]
+        error.set("status", status)
+        return ["error": .object(error)]
+    }
+}

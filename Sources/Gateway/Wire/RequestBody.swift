@@ -1,0 +1,137 @@
+import AuthCore
+import Outbound
+
+/// A decoded request body with tolerant, typed field access.
+///
+/// Tolerance matches what Firebase clients send: snake_case keys (`refresh_token`) are read as camelCase,
+/// `photoURL` as `photoUrl`, numbers are accepted for string fields (firebase-admin sends `validSince` as a
+/// number), and JSON `null` means "not given". A field of the wrong kind (an object where a string belongs)
+/// is an INVALID_ARGUMENT error naming the field, never a crash.
+struct RequestBody: Sendable {
+    let object: JSONObject
+
+    init(object: JSONObject) { self.object = RequestBody.normalizingKeys(object) }
+
+    static let empty = RequestBody(object: JSONObject())
+
+    /// Parses a JSON body (an empty body is `{}`).
+    static func json(_ bytes: [UInt8]) throws(WireError) -> RequestBody {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .empty }
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch {
+            throw .invalidPayload(error.description, reason: "parseError")
+        }
+        guard case .object(let object) = value else {
+            throw .invalidPayload("Root element must be a message.", reason: "invalid")
+        }
+        return RequestBody(object: object)
+    }
+
+    /// Parses an `application/x-www-form-urlencoded` body (the Secure Token endpoint accepts it).
+    static func form(_ bytes: [UInt8]) -> RequestBody {
+        let pairs = FormURLEncoding.decode(String(decoding: bytes, as: UTF8.self))
+        return RequestBody(object: JSONObject(pairs.map { ($0.0, JSONValue.string($0.1)) }))
+    }
+
+    func has(_ key: String) -> Bool { object[key].map { !$0.isNull } ?? false }
+
+    /// Whether the key is present at all, even as `null` (JSON null in `accounts:update` means "delete").
+    func isExplicitNull(_ key: String) -> Bool { object[key]?.isNull ?? false }
+
+    func string(_ key: String) throws(WireError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        case .int(let i)?: return String(i)
+        case .double(let d)?: return d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case let other?: throw mismatch(key, "TYPE_STRING", other)
+        }
+    }
+
+    func bool(_ key: String) throws(WireError) -> Bool? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        case .string("true")?: return true
+        case .string("false")?: return false
+        case let other?: throw mismatch(key, "TYPE_BOOL", other)
+        }
+    }
+
+    func int64(_ key: String) throws(WireError) -> Int64? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .int(let i)?: return i
+        case .double(let d)? where d.rounded() == d && abs(d) < 9e18: return Int64(d)
+        case .string(let s)?:
+            if let i = Int64(s) { return i }
+            throw mismatch(key, "TYPE_INT64", .string(s))
+        case let other?: throw mismatch(key, "TYPE_INT64", other)
+        }
+    }
+
+    /// A repeated string field; a single string is accepted as a one-element list.
+    func strings(_ key: String) throws(WireError) -> [String]? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return [s]
+        case .array(let items)?:
+            var result: [String] = []
+            for item in items {
+                switch item {
+                case .string(let s): result.append(s)
+                case .int(let i): result.append(String(i))
+                default: throw mismatch(key, "TYPE_STRING", item)
+                }
+            }
+            return result
+        case let other?: throw mismatch(key, "TYPE_STRING", other)
+        }
+    }
+
+    func objects(_ key: String) throws(WireError) -> [JSONObject]? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .object(let o)?: return [o]
+        case .array(let items)?:
+            var result: [JSONObject] = []
+            for item in items {
+                guard case .object(let o) = item else { throw mismatch(key, "TYPE_MESSAGE", item) }
+                result.append(o)
+            }
+            return result
+        case let other?: throw mismatch(key, "TYPE_MESSAGE", other)
+        }
+    }
+
+    private func mismatch(_ key: String, _ type: String, _ value: JSONValue) -> WireError {
+        let shown = String(JSONSerializer.string(value).prefix(64))
+        return .invalidPayload("Invalid value at '\(RequestBody.snakeCase(key))' (\(type)), \(shown)", reason: "invalid")
+    }
+
+    /// Google reports field names in snake_case.
+    static func snakeCase(_ key: String) -> String {
+        var out = ""
+        for ch in key {
+            if ch.isUppercase { out += "_" + ch.lowercased() } else { out.append(ch) }
+        }
+        return out
+    }
+
+    /// Converts top-level snake_case keys to camelCase and maps known aliases. Keys without an underscore are
+    /// kept verbatim (a general camel-caser would mangle names like `iOSBundleId`).
+    static func normalizingKeys(_ object: JSONObject) -> JSONObject {
+        var result = JSONObject()
+        for (key, value) in object {
+            var name = key
+            if name.contains("_") {
+                let parts = name.split(separator: "_", omittingEmptySubsequences: true)
+                name = parts.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
+            }
+            if name == "photoURL" { name = "photoUrl" }
+            // An explicit camelCase key wins over its snake_case spelling.
+            if result[name] == nil || name == key { result[name] = value }
+        }
+        return result
+    }
+}

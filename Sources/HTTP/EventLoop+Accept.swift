@@ -1,0 +1,61 @@
+import CLinux
+import Glibc
+
+extension EventLoop {
+    /// Accepts until the backlog is empty. Beyond `maxConnections` a connection is accepted and closed at
+    /// once, so the client sees a prompt close instead of waiting in the kernel backlog.
+    func acceptConnections() {
+        guard let listener else { return }
+        while true {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { shim_accept4_nb(listener.fd, $0, &length) }
+            }
+            guard fd >= 0 else {
+                if errno == EMFILE || errno == ENFILE { pauseAccepting() }
+                return
+            }
+            guard !isDraining, context.reserveConnection() else {
+                close(fd)
+                continue
+            }
+            var enabled: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
+            nextConnectionID += 1
+            let now = MonotonicClock.nowMilliseconds()
+            let connection = Connection(fd: fd, id: nextConnectionID,
+                                        remoteAddress: SocketAddress.hostText(of: storage), now: now)
+            connections[fd] = connection
+            setInterest(connection, EPOLLIN.rawValue, adding: true)
+        }
+    }
+
+    /// Out of descriptors: a level-triggered listener would wake the loop in a busy spin, so it is taken
+    /// out of the epoll set until the next timer tick.
+    private func pauseAccepting() {
+        guard let listener, !isAcceptPaused else { return }
+        isAcceptPaused = true
+        register(fd: listener.fd, token: Self.listenerToken, events: 0, operation: EPOLL_CTL_MOD)
+    }
+
+    func resumeAcceptingIfPaused() {
+        guard let listener, isAcceptPaused else { return }
+        isAcceptPaused = false
+        register(fd: listener.fd, token: Self.listenerToken, events: EPOLLIN.rawValue, operation: EPOLL_CTL_MOD)
+    }
+
+    func setInterest(_ connection: Connection, _ events: UInt32, adding: Bool = false) {
+        guard adding || connection.interest != events else { return }
+        connection.interest = events
+        register(fd: connection.fd, token: UInt64(UInt32(bitPattern: connection.fd)), events: events,
+                 operation: adding ? EPOLL_CTL_ADD : EPOLL_CTL_MOD)
+    }
+
+    func closeConnection(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        epoll_ctl(epollFD, EPOLL_CTL_DEL, connection.fd, nil)
+        close(connection.fd)
+        context.releaseConnection()
+    }
+}

@@ -1,0 +1,159 @@
+import CLinux
+import Glibc
+
+extension EventLoop {
+    func connectionEvent(_ connection: Connection, events: UInt32) {
+        if events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 && events & EPOLLIN.rawValue == 0 {
+            closeConnection(connection)
+            return
+        }
+        if events & EPOLLOUT.rawValue != 0 {
+            flush(connection)
+        }
+        if events & EPOLLIN.rawValue != 0, connections[connection.fd] === connection {
+            switch connection.phase {
+            case .reading: readRequestBytes(connection)
+            case .lingering: discardInput(connection)
+            case .handling, .responding: break
+            }
+        }
+    }
+
+    /// One read per readiness event (level-triggered), then as much parsing as the bytes allow.
+    private func readRequestBytes(_ connection: Connection) {
+        let count = readBuffer.withUnsafeMutableBytes { read(connection.fd, $0.baseAddress, $0.count) }
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
+            closeConnection(connection)
+            return
+        }
+        guard count > 0 else { return }
+        connection.input.append(contentsOf: readBuffer[0..<count])
+        processInput(connection)
+    }
+
+    /// Parses buffered input; dispatches a complete request, answers a failure, or waits for more bytes.
+    func processInput(_ connection: Connection) {
+        guard connection.phase == .reading, !connection.hasPendingOutput else { return }
+        let now = MonotonicClock.nowMilliseconds()
+        let result = HTTPRequestParser.parse(connection.unconsumedInput, state: &connection.parser,
+                                             limits: context.limits)
+        switch result {
+        case .needMore:
+            if connection.parser.hasStartedRequest {
+                if connection.requestStartedAt == nil { connection.requestStartedAt = now }
+            } else {
+                connection.requestStartedAt = nil
+            }
+            if connection.parser.expectsContinue {
+                connection.parser.acknowledgeContinue()
+                connection.output.append(contentsOf: ResponseWriter.continueResponse)
+                flush(connection)
+            } else {
+                setInterest(connection, EPOLLIN.rawValue)
+            }
+        case .request(let request, let consumed):
+            connection.inputStart += consumed
+            connection.compactInput()
+            connection.requestStartedAt = nil
+            dispatch(request, on: connection)
+        case .failure(let status, let reason):
+            sendErrorAndClose(connection, status: status, reason: reason)
+        }
+    }
+
+    /// Hands the request to a task on the global concurrent executor; the loop thread moves on at once.
+    private func dispatch(_ parsed: ParsedRequest, on connection: Connection) {
+        connection.phase = .handling
+        connection.pendingIsHead = parsed.method == "HEAD"
+        connection.pendingKeepAlive = parsed.keepAlive
+        connection.pendingIsHTTP10 = parsed.version == "HTTP/1.0"
+        setInterest(connection, 0)
+        let request = HTTPRequest(method: parsed.method, target: parsed.target, version: parsed.version,
+                                  headers: parsed.headers, body: parsed.body,
+                                  remoteAddress: connection.remoteAddress)
+        let handler = context.handler
+        let queue = completions
+        let fd = connection.fd
+        let id = connection.id
+        Task.detached {
+            let response = await handler(request)
+            queue.post(.response(fd: fd, connectionID: id, response))
+        }
+    }
+
+    func respond(_ connection: Connection, with response: HTTPResponse) {
+        let keepAlive = connection.pendingKeepAlive && !isDraining && !ResponseWriter.requestsClose(response)
+        let bytes = ResponseWriter.serialize(response, isHeadRequest: connection.pendingIsHead, keepAlive: keepAlive,
+                                             http10KeepAlive: connection.pendingIsHTTP10, date: dates.current())
+        connection.phase = .responding
+        connection.closeAfterWrite = !keepAlive
+        connection.output.append(contentsOf: bytes)
+        connection.closeDeadline = MonotonicClock.nowMilliseconds() + context.idleTimeout
+        flush(connection)
+    }
+
+    func sendErrorAndClose(_ connection: Connection, status: Int, reason: String) {
+        connection.phase = .responding
+        connection.closeAfterWrite = true
+        connection.output.append(contentsOf: ResponseWriter.errorResponse(status: status, reason: reason,
+                                                                          date: dates.current()))
+        connection.closeDeadline = MonotonicClock.nowMilliseconds() + context.lingerTimeout
+        flush(connection)
+    }
+
+    /// Writes pending output; on EAGAIN waits for EPOLLOUT with reading paused (backpressure).
+    func flush(_ connection: Connection) {
+        while connection.hasPendingOutput {
+            let sent = connection.output.withUnsafeBytes { bytes in
+                send(connection.fd, bytes.baseAddress! + connection.outputSent,
+                     bytes.count - connection.outputSent, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    setInterest(connection, EPOLLOUT.rawValue)
+                    return
+                }
+                closeConnection(connection)
+                return
+            }
+            connection.outputSent += sent
+            if connection.phase == .responding {
+                connection.closeDeadline = MonotonicClock.nowMilliseconds() + context.idleTimeout
+            }
+        }
+        connection.output.removeAll(keepingCapacity: true)
+        connection.outputSent = 0
+        outputDidDrain(connection)
+    }
+
+    private func outputDidDrain(_ connection: Connection) {
+        if connection.closeAfterWrite {
+            startLingering(connection)
+        } else if connection.phase == .responding {
+            connection.phase = .reading
+            connection.closeDeadline = nil
+            connection.idleSince = MonotonicClock.nowMilliseconds()
+            setInterest(connection, EPOLLIN.rawValue)
+            processInput(connection)
+        } else if connection.phase == .reading {
+            setInterest(connection, EPOLLIN.rawValue)
+        }
+    }
+
+    /// Shuts the write side and reads until the peer closes, so unread request bytes do not turn the
+    /// close into a reset that could destroy the response before the client reads it.
+    private func startLingering(_ connection: Connection) {
+        connection.phase = .lingering
+        connection.closeDeadline = MonotonicClock.nowMilliseconds() + context.lingerTimeout
+        shutdown(connection.fd, Int32(SHUT_WR))
+        setInterest(connection, EPOLLIN.rawValue)
+    }
+
+    private func discardInput(_ connection: Connection) {
+        let count = readBuffer.withUnsafeMutableBytes { read(connection.fd, $0.baseAddress, $0.count) }
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
+            closeConnection(connection)
+        }
+    }
+}

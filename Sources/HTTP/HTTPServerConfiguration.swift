@@ -1,0 +1,61 @@
+import Glibc
+
+/// Tunables for `HTTPServer`. Defaults suit a gateway behind a TLS proxy on the same host.
+public struct HTTPServerConfiguration: Sendable {
+    /// Numeric IPv4 or IPv6 address to bind ("localhost" is read as 127.0.0.1).
+    public var host: String = "127.0.0.1"
+    /// Port to bind; 0 asks the kernel for an ephemeral port, which `HTTPServer.start()` returns.
+    public var port: Int = 9099
+    /// Event-loop threads, each with its own epoll and its own SO_REUSEPORT listener on the same port.
+    public var eventLoopCount: Int = HTTPServerConfiguration.onlineProcessorCount
+    /// Bytes from the first byte of a request through the blank line ending its head (431 beyond).
+    public var maxHeaderBytes: Int = 16 * 1024
+    /// Header fields per request (431 beyond).
+    public var maxHeaderCount: Int = 100
+    /// Decoded body bytes per request (413 beyond).
+    public var maxBodyBytes: Int = 1 << 20
+    /// Time from the first byte of a request until it is complete; defeats slowloris and slow POST.
+    public var requestDeadline: Duration = .seconds(10)
+    /// Time a keep-alive connection may sit with no request in progress.
+    public var idleTimeout: Duration = .seconds(30)
+    /// Open connections across all loops; connections beyond it are accepted and closed at once.
+    public var maxConnections: Int = 10_000
+    /// How long a closing connection keeps draining unread input so the peer sees the final response
+    /// rather than a reset.
+    public var lingerTimeout: Duration = .seconds(2)
+
+    public init() {}
+
+    public init(host: String = "127.0.0.1", port: Int = 9099,
+                eventLoopCount: Int = HTTPServerConfiguration.onlineProcessorCount,
+                maxHeaderBytes: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodyBytes: Int = 1 << 20,
+                requestDeadline: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
+                maxConnections: Int = 10_000) {
+        self.host = host
+        self.port = port
+        self.eventLoopCount = eventLoopCount
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.maxBodyBytes = maxBodyBytes
+        self.requestDeadline = requestDeadline
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+    }
+
+    /// The number of online CPUs, at least 1.
+    public static var onlineProcessorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    var parserLimits: ParserLimits {
+        ParserLimits(maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount, maxBodyBytes: maxBodyBytes)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded down; what the loop's millisecond clock compares against.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

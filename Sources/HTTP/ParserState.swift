@@ -1,0 +1,61 @@
+/// Everything the parser remembers between calls for the request currently being received.
+///
+/// The contract: call `HTTPRequestParser.parse` with the bytes of the connection starting at the first
+/// unconsumed byte, each time with more bytes appended. The state records how far it has looked, so no byte
+/// is examined twice (the chunked decoder in particular resumes where it stopped). After `.request` the
+/// caller drops `consumed` bytes and the state is already reset for the next request. After `.failure`
+/// the state stays failed: the connection must be closed.
+public struct ParserState: Sendable, Equatable {
+    enum Phase: Sendable, Equatable {
+        case head
+        case body(RequestHead, BodyFraming)
+        case failed(ParseFailure)
+    }
+
+    var phase: Phase = .head
+    /// Next byte of the head to examine.
+    var scanIndex = 0
+    /// Where the request line starts, after any empty lines tolerated before it.
+    var headStart = 0
+    /// Start of the line currently being scanned.
+    var lineStart = 0
+    /// Lines completed so far (request line included).
+    var lineCount = 0
+    /// Bytes from the start of the buffer through the blank line ending the head.
+    var headLength = 0
+    var chunks = ChunkedDecoder(position: 0)
+    var continueAcknowledged = false
+
+    public init() {}
+
+    /// True once a head with `Expect: 100-continue` (HTTP/1.1) has been read, its body is still missing, and
+    /// the server has not yet called `acknowledgeContinue()`: time to send `HTTP/1.1 100 Continue`.
+    public var expectsContinue: Bool {
+        guard case .body(let head, let framing) = phase, head.expectsContinue, !continueAcknowledged else {
+            return false
+        }
+        switch framing {
+        case .none: return false
+        case .length(let length): return length > 0
+        case .chunked: return true
+        }
+    }
+
+    /// Records that the interim `100 Continue` response was sent, so it is asked for only once.
+    public mutating func acknowledgeContinue() {
+        continueAcknowledged = true
+    }
+
+    /// Whether any byte of a request has been examined (used to tell "request in progress" from "idle").
+    public var hasStartedRequest: Bool {
+        switch phase {
+        case .head: return scanIndex > 0
+        case .body, .failed: return true
+        }
+    }
+}
+
+extension ParserState {
+    /// Whether an interim `100 Continue` has been sent for the request in progress.
+    public var hasAcknowledgedContinue: Bool { continueAcknowledged }
+}

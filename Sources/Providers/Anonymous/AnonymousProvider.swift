@@ -1,0 +1,36 @@
+import AuthCore
+
+/// Anonymous sign-in: creates accounts with no credential at all.
+///
+/// Because it needs nothing from the client it is the cheapest thing to abuse (bots creating millions of
+/// junk accounts), so sign-ups are rate-limited per client IP, and the method can be switched off, in which
+/// case Firebase answers `ADMIN_ONLY_OPERATION`.
+public struct AnonymousProvider: CredentialFreeSignUp {
+    public struct Configuration: Sendable, Equatable {
+        public var enabled: Bool
+        /// Sign-ups allowed per client IP per hour; 0 disables the limit.
+        public var signUpsPerIPPerHour: Int
+
+        public init(enabled: Bool = true, signUpsPerIPPerHour: Int = 300) {
+            self.enabled = enabled
+            self.signUpsPerIPPerHour = signUpsPerIPPerHour
+        }
+    }
+
+    public let configuration: Configuration
+    private let limiter: RateLimiter
+
+    public init(configuration: Configuration, time: any TimeSource) {
+        self.configuration = configuration
+        self.limiter = RateLimiter(limit: configuration.signUpsPerIPPerHour, windowSeconds: 3600, time: time)
+    }
+
+    public var id: ProviderID { .anonymous }
+    public var isEnabled: Bool { configuration.enabled }
+    public var disabledError: AuthError { AuthError(.adminOnlyOperation) }
+
+    public func admitSignUp(_ context: RequestContext) throws(AuthError) {
+        try requireEnabled()
+        guard limiter.allow(context.clientAddress) else { throw AuthError(.tooManyAttemptsTryLater) }
+    }
+}

@@ -1,0 +1,108 @@
+import AuthCore
+
+/// One transaction of `InMemoryUserStore`: a private copy of the state that the store commits by
+/// swapping it in when the body returns.
+final class MemoryTransaction: StoreTransaction {
+    private(set) var state: MemoryState
+    private let writable: Bool
+
+    init(state: MemoryState, writable: Bool) {
+        self.state = state
+        self.writable = writable
+    }
+
+    /// Applies a mutation to the private copy, refusing in a read transaction.
+    private func mutate<T>(_ change: (inout MemoryState) throws(StoreError) -> T) throws(StoreError) -> T {
+        guard writable else { throw .readOnly }
+        return try change(&state)
+    }
+
+    // MARK: Users
+
+    func user(localId: String) throws -> UserRecord? { state.users[localId] }
+    func user(email: String) throws -> UserRecord? { state.user(email: email) }
+    func user(phoneNumber: String) throws -> UserRecord? { state.user(phoneNumber: phoneNumber) }
+    func insertUser(_ user: UserRecord) throws { try mutate { s throws(StoreError) in try s.insertUser(user) } }
+    func updateUser(_ user: UserRecord) throws { try mutate { s throws(StoreError) in try s.updateUser(user) } }
+    func deleteUser(localId: String) throws -> Bool { try mutate { $0.deleteUser(localId: localId) } }
+    func userCount() throws -> Int { state.users.count }
+
+    func users(afterLocalId: String?, limit: Int) throws -> [UserRecord] {
+        state.users(afterLocalId: afterLocalId, limit: limit)
+    }
+
+    func abandonedAnonymousUsers(createdBefore ms: Int64, limit: Int) throws -> [String] {
+        state.abandonedAnonymousUsers(createdBefore: ms, limit: limit)
+    }
+
+    // MARK: Identities
+
+    func identities(localId: String) throws -> [ProviderIdentity] { state.identities(localId: localId) }
+    func identities(email: String) throws -> [ProviderIdentity] { state.identities(email: email) }
+
+    func identity(providerId: String, federatedId: String) throws -> ProviderIdentity? {
+        state.identities[.init(providerId: providerId, federatedId: federatedId)]
+    }
+
+    func insertIdentity(_ identity: ProviderIdentity) throws {
+        try mutate { s throws(StoreError) in try s.insertIdentity(identity) }
+    }
+
+    func updateIdentity(_ identity: ProviderIdentity) throws {
+        try mutate { s throws(StoreError) in try s.updateIdentity(identity) }
+    }
+
+    func deleteIdentity(localId: String, providerId: String) throws -> Bool {
+        try mutate { $0.deleteIdentity(localId: localId, providerId: providerId) }
+    }
+
+    // MARK: Refresh tokens
+
+    func insertRefreshToken(_ token: RefreshTokenRecord) throws {
+        try mutate { s throws(StoreError) in try s.insertRefreshToken(token) }
+    }
+
+    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? { state.refreshTokens[hash] }
+
+    func deleteRefreshTokens(localId: String) throws -> Int {
+        try mutate { $0.deleteRefreshTokens(localId: localId) }
+    }
+
+    // MARK: Signing keys
+
+    func signingKeys() throws -> [SigningKeyRecord] { state.orderedSigningKeys() }
+
+    func insertSigningKey(_ key: SigningKeyRecord) throws {
+        try mutate { s throws(StoreError) in try s.insertSigningKey(key) }
+    }
+
+    func updateSigningKey(_ key: SigningKeyRecord) throws {
+        try mutate { s throws(StoreError) in try s.updateSigningKey(key) }
+    }
+
+    // MARK: Single-use tokens
+
+    func insertOneTimeToken(_ token: OneTimeTokenRecord) throws {
+        try mutate { s throws(StoreError) in try s.insertOneTimeToken(token) }
+    }
+
+    func oneTimeToken(kind: String, hash: [UInt8]) throws -> OneTimeTokenRecord? {
+        state.oneTimeTokens[.init(kind: kind, tokenHash: hash)]
+    }
+
+    func takeOneTimeToken(kind: String, hash: [UInt8]) throws -> OneTimeTokenRecord? {
+        try mutate { $0.oneTimeTokens.removeValue(forKey: .init(kind: kind, tokenHash: hash)) }
+    }
+
+    func deleteExpiredOneTimeTokens(before ms: Int64) throws -> Int {
+        try mutate { $0.deleteExpiredOneTimeTokens(before: ms) }
+    }
+
+    // MARK: Settings
+
+    func setting(_ key: String) throws -> String? { state.settings[key] }
+
+    func setSetting(_ key: String, value: String?) throws {
+        try mutate { $0.settings[key] = value }
+    }
+}

@@ -1,0 +1,39 @@
+/// The unique constraints every store enforces. They are the final arbiter when two requests race: the loser
+/// gets `StoreError.uniqueViolation` naming the constraint, so it can re-decide (for example turn a "link"
+/// into `FEDERATED_USER_ID_ALREADY_LINKED`) instead of guessing from a message.
+public enum UniqueConstraint: String, Sendable, CaseIterable {
+    /// `users.localId`.
+    case localId
+    /// `users.email` (the stored, lower-cased email).
+    case email
+    /// `users.phoneNumber`.
+    case phoneNumber
+    /// `(providerId, federatedId)` of an identity: one provider account belongs to at most one user.
+    case identity
+    /// `(localId, providerId)` of an identity: a user links at most one account per provider.
+    case userProvider
+    /// `refresh_tokens.tokenHash`.
+    case refreshToken
+    /// `signing_keys.kid`.
+    case signingKey
+    /// `(kind, tokenHash)` of a one-time token.
+    case oneTimeToken
+}
+
+/// Why a store operation failed. Every backend maps its native errors onto this closed set, so callers
+/// never see SQLite or PostgreSQL codes.
+public enum StoreError: Error, Equatable, Sendable {
+    /// A write would break the named unique constraint; the write had no effect.
+    case uniqueViolation(UniqueConstraint)
+    /// The record to update, or the user a new row must belong to, does not exist.
+    case notFound
+    /// Stored data cannot be read back as a record (or the database file is damaged).
+    case corrupt(String)
+    /// The store cannot serve the request now: closed, locked for too long, disk or I/O failure.
+    case unavailable(String)
+    /// A write was attempted inside `read`; read transactions are snapshots and never write.
+    case readOnly
+    /// The database was migrated by a newer build (schema `found`) than this one knows (`known`). Opening
+    /// it anyway could corrupt data, so the store refuses; run the newer build or restore a backup.
+    case schemaTooNew(found: Int, known: Int)
+}

@@ -1,0 +1,78 @@
+import AuthCore
+
+/// The operations available inside one `UserStore` transaction. Values are passed and returned whole; no
+/// method exposes backend details (row ids, replace-on-conflict, native error codes).
+///
+/// `limit` arguments below 1 return an empty list. "Ascending" text order means UTF-8 byte order (the
+/// `C` collation in PostgreSQL).
+public protocol StoreTransaction {
+    // MARK: Users
+
+    func user(localId: String) throws -> UserRecord?
+    /// Exact match on the stored email; the caller lower-cases before storing and before asking.
+    func user(email: String) throws -> UserRecord?
+    func user(phoneNumber: String) throws -> UserRecord?
+    /// Throws `uniqueViolation(.localId / .email / .phoneNumber)`.
+    func insertUser(_ user: UserRecord) throws
+    /// Replaces the user with the same `localId`. Throws `notFound`, `uniqueViolation(.email / .phoneNumber)`.
+    func updateUser(_ user: UserRecord) throws
+    /// Deletes the user with its identities and refresh tokens. Returns whether the user existed.
+    func deleteUser(localId: String) throws -> Bool
+    /// Users in ascending `localId` order, starting after `afterLocalId` (Firebase `batchGet` paging).
+    func users(afterLocalId: String?, limit: Int) throws -> [UserRecord]
+    func userCount() throws -> Int
+    /// `localId`s of users with no email, no phone, no password and no identities that were created before
+    /// `ms` (milliseconds since the epoch), oldest first: anonymous accounts nobody came back to.
+    func abandonedAnonymousUsers(createdBefore ms: Int64, limit: Int) throws -> [String]
+
+    // MARK: Identities
+
+    /// The user's identities ordered by `linkedAt`, then `providerId`.
+    func identities(localId: String) throws -> [ProviderIdentity]
+    func identity(providerId: String, federatedId: String) throws -> ProviderIdentity?
+    /// Identities whose email equals `email` ignoring case (both sides lower-cased), ordered by `linkedAt`,
+    /// then `providerId`, then `federatedId`. Identity emails are stored as the provider sent them.
+    func identities(email: String) throws -> [ProviderIdentity]
+    /// Throws `uniqueViolation(.identity / .userProvider)`; `notFound` if the user does not exist.
+    func insertIdentity(_ identity: ProviderIdentity) throws
+    /// Replaces the identity with the same `(localId, providerId)`; `federatedId` may change (the password
+    /// provider's federated id is the email). Throws `notFound`, `uniqueViolation(.identity)`.
+    func updateIdentity(_ identity: ProviderIdentity) throws
+    /// Returns whether the identity existed.
+    func deleteIdentity(localId: String, providerId: String) throws -> Bool
+
+    // MARK: Refresh tokens (stored by hash only)
+
+    /// Throws `uniqueViolation(.refreshToken)`; `notFound` if the user does not exist.
+    func insertRefreshToken(_ token: RefreshTokenRecord) throws
+    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord?
+    /// Revokes every refresh token of the user. Returns how many were deleted.
+    func deleteRefreshTokens(localId: String) throws -> Int
+
+    // MARK: Signing keys
+
+    /// All keys ordered by `createdAt`, then `kid`.
+    func signingKeys() throws -> [SigningKeyRecord]
+    /// Throws `uniqueViolation(.signingKey)`.
+    func insertSigningKey(_ key: SigningKeyRecord) throws
+    /// Replaces the key with the same `kid`. Throws `notFound`.
+    func updateSigningKey(_ key: SigningKeyRecord) throws
+
+    // MARK: Single-use tokens
+
+    /// Throws `uniqueViolation(.oneTimeToken)` on the same `(kind, tokenHash)`.
+    func insertOneTimeToken(_ token: OneTimeTokenRecord) throws
+    /// Looks without consuming.
+    func oneTimeToken(kind: String, hash: [UInt8]) throws -> OneTimeTokenRecord?
+    /// Returns and deletes the token, expired ones too: the caller checks `expiresAt`, so it can tell
+    /// EXPIRED from INVALID. Of two transactions taking the same token, exactly one gets it.
+    func takeOneTimeToken(kind: String, hash: [UInt8]) throws -> OneTimeTokenRecord?
+    /// Deletes tokens with `expiresAt < ms`. Returns how many were deleted.
+    func deleteExpiredOneTimeTokens(before ms: Int64) throws -> Int
+
+    // MARK: Settings (small project configuration such as `allowDuplicateEmails`)
+
+    func setting(_ key: String) throws -> String?
+    /// Sets or, with `nil`, deletes the setting.
+    func setSetting(_ key: String, value: String?) throws
+}

@@ -1,0 +1,25 @@
+/// Where users, identities, tokens and keys live. Backends: `InMemoryUserStore` (tests, emulator),
+/// `SQLiteUserStore` (the embedded default) and PostgreSQL (several gateway instances sharing one database).
+///
+/// The contract is written so that all backends behave the same:
+/// - Every read and write happens inside a transaction, on a blocking worker thread, never on the
+///   caller's cooperative thread.
+/// - Unique constraints, not earlier reads, decide races. A backend may run write transactions one at a
+///   time (memory, SQLite) or concurrently (PostgreSQL, READ COMMITTED); callers must not rely on either.
+/// - A transaction method that throws has had no effect, and the transaction stays usable: the body may
+///   catch `StoreError.uniqueViolation` and carry on, or rethrow to roll everything back.
+/// - Integers are `Int64` milliseconds or seconds as each record documents, byte strings are `[UInt8]`,
+///   text is compared exactly (UTF-8 bytes) unless a method says otherwise, and list order is always stated.
+public protocol UserStore: Sendable {
+    /// Runs `body` in one transaction on a blocking worker thread (never on the caller's cooperative
+    /// thread); commits when it returns, rolls back when it throws (and rethrows).
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+
+    /// Runs `body` on a read-only snapshot (may run concurrently with other reads and with a write). Write
+    /// methods called inside throw `StoreError.readOnly`.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+
+    /// Waits for running transactions, then releases threads and files. Later calls throw
+    /// `StoreError.unavailable`. Calling it twice is harmless.
+    func close() async
+}

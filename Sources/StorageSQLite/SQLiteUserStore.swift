@@ -1,0 +1,86 @@
+import AuthCore
+import Storage
+import Synchronization
+
+/// The embedded `UserStore`: one SQLite file in WAL mode.
+///
+/// One writer connection runs write transactions one at a time under `BEGIN IMMEDIATE` (so a write never
+/// fails half-way for lack of the write lock); a few read-only connections serve snapshots concurrently
+/// with it. Every SQLite call after opening runs on a `WorkerPool`, never on the caller's cooperative thread.
+public final class SQLiteUserStore: UserStore {
+    /// The database file this store opened.
+    public let path: String
+    private let writer: Mutex<Connection>
+    let readers: ReaderConnections
+    private let writerPool: WorkerPool
+    let readerPool: WorkerPool
+    let gate = UseGate()
+
+    /// Opens (creating if needed) the database at `path` and applies pending migrations. The directory
+    /// must exist. Opening blocks the calling thread, so do it at start-up.
+    ///
+    /// Throws `StoreError.schemaTooNew` when a newer build has migrated the file, `.corrupt` when it is
+    /// not a Gatehouse database, `.unavailable` when it cannot be opened.
+    public init(path: String, readerCount: Int = 2) throws {
+        let writer = try Connection(path: path, mode: .readWrite)
+        try Self.configureWriter(writer)
+        try Migrator.migrate(writer)
+        self.path = path
+        self.writer = Mutex(writer)
+        self.readers = try ReaderConnections(path: path, count: readerCount)
+        self.writerPool = WorkerPool(name: "sqlite-writer", threadCount: 1)
+        self.readerPool = WorkerPool(name: "sqlite-reader", threadCount: max(1, readerCount))
+    }
+
+    /// A store dropped without `close()` still lets its threads exit; the connections close with it.
+    deinit {
+        writerPool.stop()
+        readerPool.stop()
+    }
+
+    private static func configureWriter(_ connection: Connection) throws {
+        let mode = try connection.queryFirst("PRAGMA journal_mode=WAL") { row throws(StoreError) in
+            try row.text(0)
+        }
+        guard mode?.lowercased() == "wal" else {
+            throw StoreError.unavailable("SQLite refused WAL mode (journal_mode is \(mode ?? "unknown"))")
+        }
+        try connection.executeScript("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+    }
+
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) async throws -> T {
+        try gate.enter()
+        defer { gate.leave() }
+        return try await writerPool.run {
+            try self.writer.withLock { connection in
+                try connection.transaction(begin: "BEGIN IMMEDIATE") {
+                    try body(SQLiteTransaction(connection: connection))
+                }
+            }
+        }
+    }
+
+    public func read<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) async throws -> T {
+        try gate.enter()
+        defer { gate.leave() }
+        return try await readerPool.run {
+            try self.readers.withConnection { connection in
+                try connection.transaction(begin: "BEGIN") {
+                    try body(SQLiteTransaction(connection: connection))
+                }
+            }
+        }
+    }
+
+    public func close() async {
+        guard await gate.closeAndDrain() else { return }
+        _ = try? await writerPool.run { self.writer.withLock { $0.close() } }
+        _ = try? await readerPool.run { self.readers.closeAll() }
+        writerPool.stop()
+        readerPool.stop()
+    }
+}

@@ -1,0 +1,61 @@
+import AuthCore
+import Testing
+
+@Suite("signing key activation, publication and rotation")
+struct KeyRotationTests {
+    func key(_ kid: String, created: Int64, activates: Int64, unpublish: Int64? = nil) -> SigningKeyRecord {
+        SigningKeyRecord(kid: kid, algorithm: "RS256", sealedPrivateKey: [], publicKeyPEM: "", certificatePEM: "",
+                         createdAt: created, activatesAt: activates, unpublishAt: unpublish)
+    }
+
+    @Test("a rotated-in key is published at once but signs only one cache max-age later")
+    func rotationDelaysSigning() {
+        let old = key("old", created: 0, activates: 0)
+        let (updated, new) = SigningKeys.rotate([old], adding: key("new", created: 1000, activates: 1000), now: 1000,
+                                                keyCacheMaxAge: 3600, tokenLifetime: 3600)
+        let records = updated + [new]
+        #expect(new.activatesAt == 4600)
+        #expect(SigningKeys.active(records, at: 1000) == "old")
+        #expect(SigningKeys.active(records, at: 4599) == "old")
+        #expect(SigningKeys.active(records, at: 4600) == "new")
+        #expect(SigningKeys.isPublished(new, at: 1000))
+        // The old key stays published until its last token (signed just before 4600) has expired.
+        let oldUpdated = updated.first { $0.kid == "old" }!
+        #expect(SigningKeys.isPublished(oldUpdated, at: 4600 + 3599))
+        #expect(!SigningKeys.isPublished(oldUpdated, at: 4600 + 3600 + 300))
+    }
+
+    @Test("an unpublished key never signs")
+    func retiredKeyDoesNotSign() {
+        let retired = key("r", created: 0, activates: 0, unpublish: 10)
+        #expect(SigningKeys.active([retired], at: 11) == nil)
+    }
+
+    @Test("rotation does not extend the life of an already retiring key")
+    func keepsEarlierRetirement() {
+        let retiring = key("a", created: 0, activates: 0, unpublish: 500)
+        let (updated, _) = SigningKeys.rotate([retiring], adding: key("b", created: 100, activates: 100), now: 100,
+                                              keyCacheMaxAge: 3600, tokenLifetime: 3600)
+        #expect(updated.isEmpty)
+    }
+}
+
+@Suite("rate limiter")
+struct RateLimiterTests {
+    @Test("allows the limit per window per key, then refuses until the next window")
+    func windows() {
+        let time = ManualTime(milliseconds: 0)
+        let limiter = RateLimiter(limit: 2, windowSeconds: 60, time: time)
+        #expect(limiter.allow("a") && limiter.allow("a"))
+        #expect(!limiter.allow("a"))
+        #expect(limiter.allow("b"))
+        time.advance(seconds: 60)
+        #expect(limiter.allow("a"))
+    }
+
+    @Test("a limit of zero disables limiting")
+    func disabled() {
+        let limiter = RateLimiter(limit: 0, windowSeconds: 60, time: ManualTime(milliseconds: 0))
+        #expect((0..<1000).allSatisfy { _ in limiter.allow("a") })
+    }
+}

@@ -1,0 +1,78 @@
+import Glibc
+import Testing
+@testable import HTTP
+
+@Suite("Server: graceful shutdown")
+struct ServerShutdownTests {
+    @Test("a request in flight still gets its full response; idle connections close; new connections are refused")
+    func graceful() async throws {
+        let log = EventLog()
+        let gate = Gate()
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 2
+        let server = HTTPServer(configuration: configuration) { request in
+            log.record("started \(request.path)")
+            await gate.wait()
+            return HTTPResponse(status: 200, body: [UInt8](repeating: 65, count: 100_000))
+        }
+        let port = try server.start()
+        let idle = try RawClient(port: port)
+        let busy = try RawClient(port: port)
+        try await busy.send("GET /busy HTTP/1.1\r\nHost: t\r\n\r\n")
+        await log.waitFor("started /busy")
+        let shutdown = Task { await server.shutdown(gracePeriod: .seconds(5)) }
+        #expect(await idle.isClosedByServer())
+        var refused = false
+        for _ in 0..<200 where !refused {
+            refused = (try? RawClient(port: port)) == nil
+            if !refused { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(refused)
+        gate.open()
+        let response = try await busy.readResponse()
+        #expect(response.status == 200)
+        #expect(response.body.count == 100_000)
+        #expect(response.header("Connection") == "close")
+        await shutdown.value
+        #expect(server.connectionCount == 0)
+    }
+
+    @Test("after the grace period the remaining connections are closed forcibly")
+    func forced() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 1
+        let server = HTTPServer(configuration: configuration) { _ in
+            try? await Task.sleep(for: .seconds(3))
+            return HTTPResponse(status: 200)
+        }
+        let port = try server.start()
+        let client = try RawClient(port: port)
+        try await client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        for _ in 0..<200 where server.connectionCount == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        #expect(server.connectionCount == 0)
+        #expect(await client.isClosedByServer())
+    }
+}
+
+@Suite("SignalWaiter")
+struct SignalWaiterTests {
+    @Test("SIGTERM resumes waitForTermination with SIGTERM")
+    func terminate() async throws {
+        signal(SIGTERM, SIG_IGN)
+        let waiter = Task { await SignalWaiter.waitForTermination() }
+        let received = Task {
+            for _ in 0..<200 {
+                kill(getpid(), SIGTERM)
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let number = await waiter.value
+        received.cancel()
+        #expect(number == SIGTERM)
+    }
+}

@@ -1,0 +1,142 @@
+import AuthCore
+import Storage
+import Testing
+
+@Suite("UserStore conformance: tokens, keys and settings")
+struct TokenConformanceTests {
+    @Test("refresh tokens are stored by hash and revoked per user", arguments: StoreFactory.all)
+    func refreshTokens(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            let token = Fixture.refreshToken("r1", localId: "a")
+            try await store.write { tx in
+                try tx.insertUser(Fixture.user("a"))
+                try tx.insertUser(Fixture.user("b"))
+                try tx.insertRefreshToken(token)
+                try tx.insertRefreshToken(Fixture.refreshToken("r2", localId: "a"))
+                try tx.insertRefreshToken(Fixture.refreshToken("r3", localId: "b"))
+            }
+            #expect(try await store.read { try $0.refreshToken(hash: Fixture.hash("r1")) } == token)
+            #expect(try await store.read { try $0.refreshToken(hash: Fixture.hash("nope")) } == nil)
+            let revoked = try await store.write { tx in
+                [try tx.deleteRefreshTokens(localId: "a"), try tx.deleteRefreshTokens(localId: "a")]
+            }
+            #expect(revoked == [2, 0])
+            let left = try await store.read { tx in
+                [try tx.refreshToken(hash: Fixture.hash("r2")), try tx.refreshToken(hash: Fixture.hash("r3"))]
+            }
+            #expect(left.map { $0?.localId } == [nil, "b"])
+        }
+    }
+
+    @Test("a refresh token needs a unique hash and an existing user", arguments: StoreFactory.all)
+    func refreshTokenConstraints(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            try await store.write { tx in
+                try tx.insertUser(Fixture.user("a"))
+                try tx.insertUser(Fixture.user("b"))
+                try tx.insertRefreshToken(Fixture.refreshToken("r1", localId: "a"))
+            }
+            await #expect(throws: StoreError.uniqueViolation(.refreshToken)) {
+                try await store.write { try $0.insertRefreshToken(Fixture.refreshToken("r1", localId: "b")) }
+            }
+            await #expect(throws: StoreError.notFound) {
+                try await store.write { try $0.insertRefreshToken(Fixture.refreshToken("r9", localId: "ghost")) }
+            }
+        }
+    }
+
+    @Test("signing keys list by creation time and update by kid", arguments: StoreFactory.all)
+    func signingKeys(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            try await store.write { tx in
+                try tx.insertSigningKey(Fixture.signingKey("k-late", createdAt: 300))
+                try tx.insertSigningKey(Fixture.signingKey("k-b", createdAt: 100))
+                try tx.insertSigningKey(Fixture.signingKey("k-a", createdAt: 100))
+            }
+            #expect(try await store.read { try $0.signingKeys().map(\.kid) } == ["k-a", "k-b", "k-late"])
+            var retired = Fixture.signingKey("k-a", createdAt: 100)
+            retired.unpublishAt = 5_000
+            let update = retired
+            try await store.write { try $0.updateSigningKey(update) }
+            #expect(try await store.read { try $0.signingKeys().first } == update)
+            await #expect(throws: StoreError.uniqueViolation(.signingKey)) {
+                try await store.write { try $0.insertSigningKey(Fixture.signingKey("k-b", createdAt: 1)) }
+            }
+            await #expect(throws: StoreError.notFound) {
+                try await store.write { try $0.updateSigningKey(Fixture.signingKey("k-none", createdAt: 1)) }
+            }
+        }
+    }
+
+    @Test("a one-time token can be peeked repeatedly but taken once", arguments: StoreFactory.all)
+    func takeOnce(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            let token = Fixture.oneTimeToken("code")
+            try await store.write { try $0.insertOneTimeToken(token) }
+            let peeks = try await store.read { tx in
+                [try tx.oneTimeToken(kind: "oob", hash: token.tokenHash),
+                 try tx.oneTimeToken(kind: "oob", hash: token.tokenHash),
+                 try tx.oneTimeToken(kind: "nonce", hash: token.tokenHash)]
+            }
+            #expect(peeks == [token, token, nil])
+            let takes = try await store.write { tx in
+                [try tx.takeOneTimeToken(kind: "oob", hash: token.tokenHash),
+                 try tx.takeOneTimeToken(kind: "oob", hash: token.tokenHash)]
+            }
+            #expect(takes == [token, nil])
+            #expect(try await store.read { try $0.oneTimeToken(kind: "oob", hash: token.tokenHash) } == nil)
+        }
+    }
+
+    @Test("one-time tokens are unique per kind and hash", arguments: StoreFactory.all)
+    func oneTimeConstraint(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            try await store.write { tx in
+                try tx.insertOneTimeToken(Fixture.oneTimeToken("v", kind: "oob"))
+                try tx.insertOneTimeToken(Fixture.oneTimeToken("v", kind: "nonce"))
+            }
+            await #expect(throws: StoreError.uniqueViolation(.oneTimeToken)) {
+                try await store.write { try $0.insertOneTimeToken(Fixture.oneTimeToken("v", kind: "oob")) }
+            }
+        }
+    }
+
+    @Test("taking an expired token still returns it, and expiry sweeps only expired ones", arguments: StoreFactory.all)
+    func expiry(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            try await store.write { tx in
+                try tx.insertOneTimeToken(Fixture.oneTimeToken("old", expiresAt: 100))
+                try tx.insertOneTimeToken(Fixture.oneTimeToken("older", expiresAt: 50))
+                try tx.insertOneTimeToken(Fixture.oneTimeToken("edge", expiresAt: 200))
+                try tx.insertOneTimeToken(Fixture.oneTimeToken("fresh", expiresAt: 900))
+            }
+            let taken = try await store.write { try $0.takeOneTimeToken(kind: "oob", hash: Fixture.hash("old")) }
+            #expect(taken?.expiresAt == 100)
+            let swept = try await store.write { tx in
+                [try tx.deleteExpiredOneTimeTokens(before: 200), try tx.deleteExpiredOneTimeTokens(before: 200)]
+            }
+            #expect(swept == [1, 0])
+            let left = try await store.read { tx in
+                ["older", "edge", "fresh"].map { try? tx.oneTimeToken(kind: "oob", hash: Fixture.hash($0)) != nil }
+            }
+            #expect(left == [false, true, true])
+        }
+    }
+
+    @Test("settings are set, replaced and deleted", arguments: StoreFactory.all)
+    func settings(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            #expect(try await store.read { try $0.setting("allowDuplicateEmails") } == nil)
+            try await store.write { try $0.setSetting("allowDuplicateEmails", value: "false") }
+            try await store.write { try $0.setSetting("allowDuplicateEmails", value: "true") }
+            try await store.write { try $0.setSetting("other", value: "") }
+            #expect(try await store.read { try $0.setting("allowDuplicateEmails") } == "true")
+            #expect(try await store.read { try $0.setting("other") } == "")
+            try await store.write { tx in
+                try tx.setSetting("allowDuplicateEmails", value: nil)
+                try tx.setSetting("never-set", value: nil)
+            }
+            #expect(try await store.read { try $0.setting("allowDuplicateEmails") } == nil)
+        }
+    }
+}

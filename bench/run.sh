@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# One benchmark run: RSA signing ceiling, then signUp / refresh / lookup throughput with wrk, plus the
+# server's resident memory; writes bench/REPORT.md (raw numbers stay in bench/results/, gitignored).
+#   bench/run.sh [--binary PATH] [--duration SECONDS] [--connections "16 64 256"]
+# Without --binary it builds the release gateway first.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo_root"
+
+binary=""
+duration=15
+connections="16 64 256"
+while (($#)); do
+  case "$1" in
+    --binary) binary="$2"; shift 2 ;;
+    --duration) duration="$2"; shift 2 ;;
+    --connections) connections="$2"; shift 2 ;;
+    *) echo "usage: bench/run.sh [--binary PATH] [--duration SECONDS] [--connections \"16 64 256\"]" >&2; exit 2 ;;
+  esac
+done
+command -v wrk >/dev/null || { echo "bench: wrk is missing; run scripts/bootstrap.sh" >&2; exit 1; }
+
+if [[ -z "$binary" ]]; then
+  swift build -c release --product gateway
+  binary=.build/release/gateway
+fi
+
+results="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$results"
+cores="$(nproc)"
+
+echo "bench: openssl speed rsa2048 on $cores cores (5 s)"
+openssl speed -seconds 5 -multi "$cores" rsa2048 >"$results/openssl.txt" 2>/dev/null
+rsa_sign_per_s="$(awk '/^rsa 2048 bits/ {print $6}' "$results/openssl.txt")"
+
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+data_dir="$(mktemp -d)"
+cat >"$results/config.json" <<JSON
+{"anonymous": {"signUpsPerIPPerHour": 1000000000}, "logLevel": "info"}
+JSON
+"$binary" serve --host 127.0.0.1 --port "$port" --data-dir "$data_dir" --config "$results/config.json" \
+  >/dev/null 2>"$results/gateway.stderr" &
+gateway_pid=$!
+cleanup() {
+  if kill -0 "$gateway_pid" 2>/dev/null; then kill -TERM "$gateway_pid"; wait "$gateway_pid" || true; fi
+  rm -rf "$data_dir"
+}
+trap cleanup EXIT
+
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 200); do
+  curl -fsS -o /dev/null "$base/readyz" 2>/dev/null && break
+  sleep 0.1
+done
+curl -fsS -o /dev/null "$base/readyz"
+
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$gateway_pid/status"; }
+sleep 1
+rss_idle_kb="$(rss_kb)"
+
+account="$(curl -fsS -H 'Content-Type: application/json' -d '{"returnSecureToken":true}' \
+  "$base/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench-key")"
+export BENCH_ID_TOKEN BENCH_REFRESH_TOKEN
+BENCH_ID_TOKEN="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["idToken"])' <<<"$account")"
+BENCH_REFRESH_TOKEN="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["refreshToken"])' <<<"$account")"
+
+echo "bench: warm-up (3 s)"
+BENCH_RESULT_FILE=/dev/null wrk -t1 -c16 -d3s -s bench/lookup.lua "$base" >/dev/null
+
+for scenario in signup refresh lookup; do
+  for c in $connections; do
+    echo "bench: $scenario, $c connections, ${duration} s"
+    BENCH_RESULT_FILE="$results/$scenario-c$c.json" \
+      wrk -t1 -c"$c" -d"${duration}s" --timeout 10s -s "bench/$scenario.lua" "$base" >"$results/$scenario-c$c.txt"
+  done
+done
+
+sleep 2
+rss_after_kb="$(rss_kb)"
+
+cat >"$results/meta.json" <<JSON
+{"cores": $cores, "cpu": "$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)",
+ "rsa_sign_per_s": $rsa_sign_per_s, "rss_idle_kb": $rss_idle_kb, "rss_after_load_kb": $rss_after_kb,
+ "duration_s": $duration, "wrk_threads": 1, "binary": "$binary",
+ "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)", "results_dir": "$results"}
+JSON
+python3 bench/report.py "$results" >bench/REPORT.md
+echo "bench: wrote bench/REPORT.md"

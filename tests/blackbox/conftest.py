@@ -1,0 +1,63 @@
+"""Fixtures: real gateway processes on loopback ports, each with a temporary data directory."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import verbs
+from harness import Gateway, gateway_binary
+
+_names = itertools.count()
+
+
+def pytest_configure(config):
+    binary = gateway_binary()
+    if not binary.exists():
+        raise pytest.UsageError(f"gateway binary not found at {binary}; build it or set GATEHOUSE_BIN")
+
+
+@pytest.fixture
+def make_gateway(tmp_path_factory):
+    """Factory: `make_gateway(config={...}, env={...})` starts a gateway; all are stopped (exit 0) at teardown."""
+    started: list[Gateway] = []
+
+    def make(*, config: dict | None = None, env: dict | None = None, data_dir=None, start: bool = True) -> Gateway:
+        work = tmp_path_factory.mktemp(f"gw{next(_names)}")
+        gw = Gateway(data_dir=data_dir or work / "data", work_dir=work, config=config, env=env or {})
+        started.append(gw)
+        return gw.start() if start else gw
+
+    yield make
+    failures = []
+    for gw in started:
+        if gw.process is not None:
+            status = gw.stop()
+            if status != 0:
+                failures.append(f"gateway on port {gw.port} exited with {status}")
+    assert not failures, failures
+
+
+@pytest.fixture(scope="session")
+def shared_gateway(tmp_path_factory):
+    """One default-configured gateway for tests that only read and write their own users."""
+    work = tmp_path_factory.mktemp("shared")
+    gw = Gateway(data_dir=work / "data", work_dir=work).start()
+    yield gw
+    assert gw.stop() == 0, "gateway did not exit 0 on SIGTERM"
+
+
+@pytest.fixture
+def gw(shared_gateway):
+    assert shared_gateway.is_alive(), "shared gateway died in an earlier test"
+    return shared_gateway
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors():
+    """Fails any test during which the gateway answered a request with a 5xx."""
+    verbs.seen_statuses.clear()
+    yield
+    server_errors = [entry for entry in verbs.seen_statuses if entry[2] >= 500]
+    assert not server_errors, f"gateway answered with 5xx: {server_errors}"

@@ -1,0 +1,136 @@
+"""Hostile or malformed requests get the documented 4xx envelope, and the gateway keeps serving."""
+
+from __future__ import annotations
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from verbs import (
+    IDENTITY, admin_post, assert_alive, assert_business_error, assert_invalid_json_payload, jwt_claims, jwt_header,
+    lookup_raw, post_json, raw_http, send, sign_up_anonymously, unsigned_token, with_claims,
+)
+
+SIGN_UP = IDENTITY + "/accounts:signUp"
+LOOKUP = IDENTITY + "/accounts:lookup"
+
+
+@pytest.fixture(scope="module")
+def stranger_key():
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+def test_malformed_json(gw):
+    response = send(gw, "POST", SIGN_UP, data=b'{"returnSecureToken": tru', headers={"Content-Type": "application/json"})
+    assert_invalid_json_payload(response)
+    assert_alive(gw)
+
+
+@pytest.mark.parametrize("path", [SIGN_UP, LOOKUP])
+def test_json_array_body(gw, path):
+    assert_invalid_json_payload(post_json(gw, path, [{"idToken": "x"}]))
+    assert_alive(gw)
+
+
+@pytest.mark.parametrize("path,body", [
+    (LOOKUP, {"idToken": 5}),
+    (LOOKUP, {"idToken": ["a"]}),
+    (SIGN_UP, {"returnSecureToken": "x"}),
+    (IDENTITY + "/accounts:update", {"idToken": "x", "displayName": 7}),
+    (IDENTITY + "/accounts:update", {"idToken": "x", "deleteAttribute": "DISPLAY_NAME"}),
+])
+def test_wrong_field_types(gw, path, body):
+    assert_invalid_json_payload(post_json(gw, path, body))
+    assert_alive(gw)
+
+
+def test_body_over_the_limit_is_413(gw):
+    body = b'{"returnSecureToken":true,"pad":"' + b"a" * (2 * 1024 * 1024) + b'"}'
+    head = (f"POST {SIGN_UP}?key=k HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    assert raw_http(gw, head, body) == 413
+    assert_alive(gw)
+
+
+def test_headers_over_the_limit_are_431(gw):
+    head = (f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: {'p' * 20000}\r\n"
+            f"Connection: close\r\n\r\n").encode()
+    assert raw_http(gw, head) == 431
+    assert_alive(gw)
+
+
+def test_unknown_route_is_404_envelope(gw):
+    response = send(gw, "POST", IDENTITY + "/accounts:doesNotExist", json={})
+    assert response.status_code == 404
+    assert response.json() == {"error": {"code": 404, "message": "Not Found", "errors": [
+        {"message": "Not Found", "reason": "notFound", "domain": "global"}], "status": "NOT_FOUND"}}
+    assert_alive(gw)
+
+
+def test_missing_api_key_is_403_envelope(gw):
+    response = post_json(gw, SIGN_UP, {}, key=None)
+    assert response.status_code == 403
+    message = "The request is missing a valid API key."
+    assert response.json() == {"error": {"code": 403, "message": message, "errors": [
+        {"message": message, "domain": "global", "reason": "forbidden"}], "status": "PERMISSION_DENIED"}}
+
+
+def test_bad_bearer_on_an_admin_route_is_401_envelope(gw):
+    response = admin_post(gw, "accounts:lookup", {"localId": ["x"]}, token="not-an-admin-token")
+    assert response.status_code == 401
+    assert response.json() == {"error": {
+        "code": 401,
+        "message": "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie "
+                   "or other valid authentication credential.",
+        "errors": [{"message": "Invalid Credentials", "domain": "global", "reason": "authError",
+                    "location": "Authorization", "locationType": "header"}],
+        "status": "UNAUTHENTICATED"}}
+
+
+def test_admin_route_of_another_project_is_404(gw):
+    response = admin_post(gw, "accounts:lookup", {"localId": ["x"]}, project="another-project")
+    assert response.status_code == 404
+    assert response.json()["error"]["status"] == "NOT_FOUND"
+
+
+def test_admin_lookup_without_match_has_no_users_key(gw):
+    response = admin_post(gw, "accounts:lookup", {"localId": ["no-such-user"]})
+    assert response.status_code == 200
+    assert response.json() == {"kind": "identitytoolkit#GetAccountInfoResponse"}
+
+
+@pytest.mark.parametrize("token", ["abc", "a.b.c", "a.b", "....", "eyJ9.eyJ9.sig"])
+def test_garbage_id_tokens(gw, token):
+    assert_business_error(lookup_raw(gw, token), "INVALID_ID_TOKEN")
+    assert_alive(gw)
+
+
+def test_empty_id_token_is_missing_or_invalid(gw):
+    response = lookup_raw(gw, "")
+    code = response.json()["error"]["message"]
+    assert code in ("MISSING_ID_TOKEN", "INVALID_ID_TOKEN")
+    assert_business_error(response, code)
+
+
+def test_tampered_id_token(gw):
+    token = sign_up_anonymously(gw)["idToken"]
+    assert_business_error(lookup_raw(gw, with_claims(token, exp=jwt_claims(token)["exp"] + 86400)), "INVALID_ID_TOKEN")
+
+
+def test_unsigned_id_token(gw):
+    claims = jwt_claims(sign_up_anonymously(gw)["idToken"])
+    assert_business_error(lookup_raw(gw, unsigned_token(claims)), "INVALID_ID_TOKEN")
+
+
+@pytest.mark.parametrize("kid_choice", ["gateway-kid", "unknown-kid"])
+def test_id_token_signed_by_another_key(gw, stranger_key, kid_choice):
+    genuine = sign_up_anonymously(gw)["idToken"]
+    kid = jwt_header(genuine)["kid"] if kid_choice == "gateway-kid" else "unknown-kid"
+    forged = jwt.encode(jwt_claims(genuine), stranger_key, algorithm="RS256", headers={"kid": kid})
+    assert_business_error(lookup_raw(gw, forged), "INVALID_ID_TOKEN")
+
+
+def test_id_token_of_a_deleted_user(gw):
+    account = sign_up_anonymously(gw)
+    assert admin_post(gw, "accounts:delete", {"localId": account["localId"]}).status_code == 200
+    assert_business_error(lookup_raw(gw, account["idToken"]), "USER_NOT_FOUND")
