@@ -49,6 +49,6 @@ let package = Package(
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "HTTP", "Crypto"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking"]),
     ]
 )

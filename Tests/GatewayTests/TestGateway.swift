@@ -10,18 +10,19 @@ struct TestGateway {
     let app: GatewayApp
     let time: ManualTime
     let logs: MemoryLogSink
-    let store: InMemoryUserStore
+    let store: any UserStore
 
-    static func make(_ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
+    static func make(store: (any UserStore)? = nil, providers: [any CredentialProvider] = [TestIdentityProvider()],
+                     _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         var configuration = GatewayConfiguration()
         configuration.projectId = "test-project"
         configure(&configuration)
         let time = ManualTime(milliseconds: 1_800_000_000_000)
         let logs = MemoryLogSink()
-        let store = InMemoryUserStore()
+        let store = store ?? InMemoryUserStore()
         let app = try await GatewayApp.assemble(
             configuration: configuration, store: store, sealer: Sealer(masterKey: SymmetricKey.generate()),
-            logger: Logger(minimumLevel: .debug, sink: logs), time: time)
+            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers)
         app.services.readiness.set(true)
         return TestGateway(app: app, time: time, logs: logs, store: store)
     }
@@ -68,6 +69,18 @@ struct TestGateway {
 
     func admin(_ operation: String, _ body: JSONValue) async -> Reply {
         await post("\(adminPath)/accounts:\(operation)", body, key: nil, headers: [("Authorization", "Bearer owner")])
+    }
+
+    /// `accounts:signInWithIdp` with the test provider's credential in `postBody`.
+    func signInWithIdp(sub: String, email: String? = nil, trusted: Bool = false, provider: String = "test.example",
+                       idToken: String? = nil, returnIdpCredential: Bool = false, autoCreate: Bool? = nil) async -> Reply {
+        var postBody = "providerId=\(provider)&secret=open-sesame&sub=\(sub)"
+        if let email { postBody += "&email=\(email)&trusted=\(trusted ? 1 : 0)" }
+        var body: JSONObject = ["requestUri": "http://localhost", "postBody": .string(postBody), "returnSecureToken": true]
+        body.set("idToken", idToken)
+        if returnIdpCredential { body["returnIdpCredential"] = true }
+        body.set("autoCreate", autoCreate)
+        return await post("\(Self.v1)/accounts:signInWithIdp", .object(body))
     }
 
     /// Decodes an ID token's payload (no verification: tests check what we minted).

@@ -33,7 +33,7 @@ public final class GatewayApp: Sendable {
 
     /// Wires the gateway around an already opened store (tests use an in-memory store and a manual clock).
     static func assemble(configuration: GatewayConfiguration, store: any UserStore, sealer: Sealer, logger: Logger,
-                         time: any TimeSource) async throws -> GatewayApp {
+                         time: any TimeSource, extraProviders: [any CredentialProvider] = []) async throws -> GatewayApp {
         let ring = KeyRing()
         let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
         try await keys.prepare(ring)
@@ -41,8 +41,12 @@ public final class GatewayApp: Sendable {
         let services = GatewayServices(
             configuration: configuration, store: store,
             sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
-            providers: ProviderRegistry(ProviderRegistrations.make(configuration, time: time)), time: time,
-            logger: logger, readiness: Readiness())
+            providers: ProviderRegistry(ProviderRegistrations.make(configuration, time: time) + extraProviders),
+            time: time, logger: logger, readiness: Readiness(),
+            projectSettings: ProjectSettings(store: store, defaults: configuration),
+            linking: LinkingService(store: store, sealer: sealer, time: time),
+            pendingCredentials: PendingCredentials(store: store, sealer: sealer, time: time, projectId: configuration.projectId),
+            emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil)
         return GatewayApp(services: services, keys: keys)
     }
 
@@ -52,7 +56,8 @@ public final class GatewayApp: Sendable {
         let configuration = services.configuration
         let responder = GatewayResponder(
             services: services,
-            routes: Routes.table(projectId: configuration.projectId, issuerPath: GatewayApp.issuerPath(configuration)),
+            routes: Routes.table(projectId: configuration.projectId, issuerPath: GatewayApp.issuerPath(configuration),
+                                 emulator: configuration.emulator),
             callers: CallerAuthenticator(configuration: configuration),
             addresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies.compactMap(NetworkRange.init)))
         var http = HTTPServerConfiguration()

@@ -29,7 +29,7 @@ public enum ConfigurationLoader {
     static func apply(file o: JSONObject, to c: inout GatewayConfiguration) throws {
         let known: Set = ["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
                           "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "anonymous", "http",
-                          "logLevel", "emulator"]
+                          "logLevel", "emulator", "signIn"]
         if let unknown = o.keys.first(where: { !known.contains($0) }) { throw Failure("unknown config key \"\(unknown)\"") }
         let r = FieldReader(object: o, path: "")
         c.projectId = try r.string("projectId") ?? c.projectId
@@ -45,6 +45,9 @@ public enum ConfigurationLoader {
         c.trustedProxies = try r.strings("trustedProxies") ?? c.trustedProxies
         c.emulator = try r.bool("emulator") ?? c.emulator
         if let level = try r.string("logLevel") { c.logLevel = try parseLogLevel(level) }
+        if let signIn = try r.object("signIn") {
+            c.allowDuplicateEmails = try signIn.bool("allowDuplicateEmails") ?? c.allowDuplicateEmails
+        }
         if let tokens = try r.object("tokens") {
             c.idTokenLifetimeSeconds = try tokens.int64("idTokenLifetimeSeconds") ?? c.idTokenLifetimeSeconds
             c.keyCacheMaxAgeSeconds = try tokens.int64("keyCacheMaxAgeSeconds") ?? c.keyCacheMaxAgeSeconds

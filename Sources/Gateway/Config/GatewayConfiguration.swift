@@ -25,6 +25,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var trustedProxies: [String] = []
     public var idTokenLifetimeSeconds: Int64 = 3600
     public var keyCacheMaxAgeSeconds: Int64 = 3600
+    /// Firebase's "allow multiple accounts with the same email" (default off: one account per email). The
+    /// admin config API can change it at run time; this is the default until it does.
+    public var allowDuplicateEmails = false
     public var anonymous = AnonymousProvider.Configuration()
     public var anonymousCleanup = AnonymousCleanupSettings()
     public var http = HTTPSettings()

@@ -8,10 +8,18 @@ enum Operation: String, CaseIterable, Sendable {
     case lookup = "identitytoolkit.accounts.lookup"
     case update = "identitytoolkit.accounts.update"
     case delete = "identitytoolkit.accounts.delete"
+    case signInWithIdp = "identitytoolkit.accounts.signInWithIdp"
     // Identity Toolkit v1, admin
     case adminLookup = "identitytoolkit.projects.accounts.lookup"
     case adminDelete = "identitytoolkit.projects.accounts.delete"
     case adminUpdate = "identitytoolkit.projects.accounts.update"
+    // Identity Toolkit v2, admin project config
+    case getProjectConfig = "identitytoolkit.projects.getConfig"
+    case updateProjectConfig = "identitytoolkit.projects.updateConfig"
+    // Emulator mode only
+    case emulatorGetConfig = "emulator.projects.config.get"
+    case emulatorUpdateConfig = "emulator.projects.config.update"
+    case emulatorDeleteAccounts = "emulator.projects.accounts.delete"
     // Secure Token
     case token = "securetoken.token"
     // Published keys and discovery

@@ -10,12 +10,13 @@ enum Routes {
     /// one is.
     static let legacyNames: [(String, Operation)] = [
         ("signupNewUser", .signUp), ("getAccountInfo", .lookup), ("setAccountInfo", .update),
-        ("deleteAccount", .delete),
+        ("deleteAccount", .delete), ("verifyAssertion", .signInWithIdp),
     ]
 
-    static func table(projectId: String, issuerPath: String?) -> RouteTable {
+    static func table(projectId: String, issuerPath: String?, emulator: Bool) -> RouteTable {
         var table = RouteTable()
-        for (method, operation) in [("signUp", Operation.signUp), ("lookup", .lookup), ("update", .update), ("delete", .delete)] {
+        for (method, operation) in [("signUp", Operation.signUp), ("lookup", .lookup), ("update", .update),
+                                    ("delete", .delete), ("signInWithIdp", .signInWithIdp)] {
             table.add("POST", "\(identityToolkitV1)/accounts:\(method)", operation, .apiKey)
         }
         for (name, operation) in legacyNames {
@@ -24,6 +25,13 @@ enum Routes {
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:lookup", .adminLookup, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:delete", .adminDelete, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:update", .adminUpdate, .admin)
+        table.add("GET", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .getProjectConfig, .admin)
+        table.add("PATCH", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .updateProjectConfig, .admin)
+        if emulator {
+            table.add("GET", "/emulator/v1/projects/{projectId}/config", .emulatorGetConfig, .open)
+            table.add("PATCH", "/emulator/v1/projects/{projectId}/config", .emulatorUpdateConfig, .open)
+            table.add("DELETE", "/emulator/v1/projects/{projectId}/accounts", .emulatorDeleteAccounts, .open)
+        }
         table.add("POST", "/securetoken.googleapis.com/v1/token", .token, .apiKey)
         table.add("GET", x509Path, .x509Keys, .open)
         table.add("GET", jwksPath, .jwks, .open)

@@ -13,6 +13,11 @@ struct GatewayServices: Sendable {
     let time: any TimeSource
     let logger: Logger
     let readiness: Readiness
+    let projectSettings: ProjectSettings
+    let linking: LinkingService
+    let pendingCredentials: PendingCredentials
+    /// Present only in emulator mode: accepts fake IdP credentials for any provider.
+    let emulatorVerifier: EmulatorIdpVerifier?
 }
 
 /// One request, decoded: the body, the caller, path parameters and the client address.

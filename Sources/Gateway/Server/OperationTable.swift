@@ -9,6 +9,10 @@ enum OperationTable {
         case .delete: return AccountHandlers.delete
         case .adminLookup: return AccountHandlers.adminLookup
         case .adminDelete: return AccountHandlers.adminDelete
+        case .signInWithIdp: return SignInWithIdpHandler.handle
+        case .getProjectConfig, .emulatorGetConfig: return ProjectConfigHandlers.get
+        case .updateProjectConfig, .emulatorUpdateConfig: return ProjectConfigHandlers.update
+        case .emulatorDeleteAccounts: return ProjectConfigHandlers.deleteAllAccounts
         case .token: return TokenHandler.handle
         case .x509Keys: return PublicKeyHandlers.x509
         case .jwks: return PublicKeyHandlers.jwks

@@ -42,6 +42,14 @@ struct SessionService: Sendable {
         return (token, record)
     }
 
+    /// Creates a session for a user who just signed in: stores a new refresh token and mints an ID token.
+    func startSession(for user: UserRecord, identities: [ProviderIdentity], signInProvider: String) async throws -> Issued {
+        let (refreshToken, record) = try newRefreshToken(localId: user.localId, signInProvider: signInProvider)
+        try await store.write { tx in try tx.insertRefreshToken(record) }
+        let idToken = try idToken(for: user, identities: identities, signInProvider: signInProvider, extraClaims: nil)
+        return Issued(idToken: idToken, refreshToken: refreshToken, expiresIn: lifetime)
+    }
+
     /// Mints the ID token for a user whose session is being created or refreshed.
     func idToken(for user: UserRecord, identities: [ProviderIdentity], signInProvider: String,
                  extraClaims: String?) throws -> String {

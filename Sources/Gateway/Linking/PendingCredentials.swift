@@ -1,0 +1,95 @@
+import AuthCore
+import Crypto
+import Storage
+
+/// The *updated credential* of Firebase's credential-already-in-use flow: a single-use token that stands for
+/// an identity the gateway has already verified, so the client can sign in with it later without the
+/// provider's original (single-use, nonce-bound) credential.
+///
+/// Stored only as a SHA-256 hash, bound to the project, expiring after `lifetime`, deleted when used.
+struct PendingCredentials: Sendable {
+    static let kind = "pending"
+    static let prefix = "ghp."
+
+    let store: any UserStore
+    let sealer: Sealer
+    let time: any TimeSource
+    let projectId: String
+    /// Milliseconds.
+    let lifetime: Int64 = 10 * 60 * 1000
+
+    func issue(for identity: VerifiedIdentity) async throws -> String {
+        let token = Self.prefix + SecureRandom.token(byteCount: 32)
+        let now = time.nowMilliseconds
+        var payload = IdentityCoding.encode(identity, sealer: sealer)
+        payload["projectId"] = .string(projectId)
+        let record = OneTimeTokenRecord(kind: Self.kind, tokenHash: SHA256.hash(token),
+                                        payload: JSONSerializer.string(.object(payload)), createdAt: now,
+                                        expiresAt: now + lifetime)
+        try await store.write { tx in
+            _ = try tx.deleteExpiredOneTimeTokens(before: now)
+            try tx.insertOneTimeToken(record)
+        }
+        return token
+    }
+
+    /// Consumes the token and returns its identity; `INVALID_PENDING_TOKEN` if it is unknown, used, expired,
+    /// or belongs to another project.
+    func take(_ token: String) async throws -> VerifiedIdentity {
+        guard token.hasPrefix(Self.prefix), token.utf8.count < 200 else { throw AuthError(.invalidPendingToken) }
+        let hash = SHA256.hash(token)
+        let record = try await store.write { tx in try tx.takeOneTimeToken(kind: Self.kind, hash: hash) }
+        guard let record, record.expiresAt > time.nowMilliseconds,
+              case .object(let payload)? = try? JSONParser.parse(record.payload),
+              payload["projectId"]?.stringValue == projectId,
+              let identity = IdentityCoding.decode(payload, sealer: sealer)
+        else { throw AuthError(.invalidPendingToken) }
+        return identity
+    }
+}
+
+/// Serialises a verified identity for short-term storage; provider secrets stay sealed.
+enum IdentityCoding {
+    static let secretsPurpose = "gatehouse.provider-secrets.v1"
+
+    static func encode(_ identity: VerifiedIdentity, sealer: Sealer) -> JSONObject {
+        var o: JSONObject = ["providerId": .string(identity.providerId.rawValue), "subject": .string(identity.subject)]
+        if let email = identity.email {
+            o["email"] = .string(email.address)
+            o["emailTrusted"] = .bool(email.isTrusted)
+        }
+        o.set("displayName", identity.displayName)
+        o.set("photoUrl", identity.photoUrl)
+        o.set("screenName", identity.screenName)
+        o.set("rawUserInfo", identity.rawUserInfo)
+        o["echoed"] = .object(JSONObject(identity.echoedCredential.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        if !identity.secrets.isEmpty, let sealed = try? sealer.seal(secretsBytes(identity.secrets), purpose: secretsPurpose) {
+            o["secrets"] = .string(Base64URL.encode(sealed))
+        }
+        return o
+    }
+
+    static func decode(_ o: JSONObject, sealer: Sealer) -> VerifiedIdentity? {
+        guard let provider = o["providerId"]?.stringValue, let subject = o["subject"]?.stringValue else { return nil }
+        var email: VerifiedIdentity.Email?
+        if let address = o["email"]?.stringValue {
+            email = o["emailTrusted"]?.boolValue == true ? .trusted(address) : .untrusted(address)
+        }
+        var echoed: [String: String] = [:]
+        for (key, value) in o["echoed"]?.objectValue ?? JSONObject() { echoed[key] = value.stringValue }
+        var secrets: [String: String] = [:]
+        if let sealed = o["secrets"]?.stringValue.flatMap(Base64URL.decode),
+           let plain = try? sealer.open(sealed, purpose: secretsPurpose),
+           case .object(let map)? = try? JSONParser.parse(plain) {
+            for (key, value) in map { secrets[key] = value.stringValue }
+        }
+        return VerifiedIdentity(providerId: ProviderID(provider), subject: subject, email: email,
+                                displayName: o["displayName"]?.stringValue, photoUrl: o["photoUrl"]?.stringValue,
+                                screenName: o["screenName"]?.stringValue, rawUserInfo: o["rawUserInfo"]?.stringValue,
+                                echoedCredential: echoed, secrets: secrets)
+    }
+
+    static func secretsBytes(_ secrets: [String: String]) -> [UInt8] {
+        JSONSerializer.bytes(.object(JSONObject(secrets.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+    }
+}
