@@ -98,6 +98,9 @@ public final class GatewayApp: Sendable {
         await server.shutdown(gracePeriod: .seconds(10))
         reload.cancel()
         cleanup.cancel()
+        // Let the jobs finish what they are doing before the store goes away.
+        await reload.value
+        await cleanup.value
         await services.store.close()
         services.logger.info("stopped")
     }

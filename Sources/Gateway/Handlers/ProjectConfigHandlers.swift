@@ -45,7 +45,7 @@ enum ProjectConfigHandlers {
 
     private static func checkProject(_ services: GatewayServices, _ context: OperationContext) throws {
         if let project = context.parameters["projectId"], project != services.configuration.projectId {
-            throw AuthError(.configurationNotFound)
+            throw WireError.notFound
         }
     }
 }
