@@ -33,7 +33,8 @@ public final class GatewayApp: Sendable {
 
     /// Wires the gateway around an already opened store (tests use an in-memory store and a manual clock).
     static func assemble(configuration: GatewayConfiguration, store: any UserStore, sealer: Sealer, logger: Logger,
-                         time: any TimeSource, extraProviders: [any CredentialProvider] = []) async throws -> GatewayApp {
+                         time: any TimeSource, extraProviders: [any CredentialProvider] = [],
+                         fetcher: any HTTPFetching = CurlHTTPClient()) async throws -> GatewayApp {
         let ring = KeyRing()
         let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
         try await keys.prepare(ring)
@@ -41,7 +42,8 @@ public final class GatewayApp: Sendable {
         let services = GatewayServices(
             configuration: configuration, store: store,
             sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
-            providers: ProviderRegistry(ProviderRegistrations.make(configuration, time: time) + extraProviders),
+            providers: ProviderRegistry(try ProviderRegistrations.make(configuration, time: time, store: store,
+                                                                       fetcher: fetcher, logger: logger) + extraProviders),
             time: time, logger: logger, readiness: Readiness(),
             projectSettings: ProjectSettings(store: store, defaults: configuration),
             linking: LinkingService(store: store, sealer: sealer, time: time),

@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderAnonymous
+import ProviderApple
 
 /// Everything an operator can set. Defaults give a working single-machine gateway on 127.0.0.1:9099 with an
 /// embedded SQLite file and generated keys. Every key is documented in the README's configuration table.
@@ -30,6 +31,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var allowDuplicateEmails = false
     public var anonymous = AnonymousProvider.Configuration()
     public var anonymousCleanup = AnonymousCleanupSettings()
+    /// Sign in with Apple (the `apple` section).
+    public var apple = AppleConfiguration()
     public var http = HTTPSettings()
     public var logLevel = LogLevel.info
     /// Emulator mode: a drop-in for the Firebase Auth Emulator (admin `Bearer owner` from anywhere).
