@@ -18,6 +18,8 @@ public enum UniqueConstraint: String, Sendable, CaseIterable {
     case signingKey
     /// `(kind, tokenHash)` of a one-time token.
     case oneTimeToken
+    /// `outbox.id`.
+    case outboxItem
 }
 
 /// Why a store operation failed. Every backend maps its native errors onto this closed set, so callers

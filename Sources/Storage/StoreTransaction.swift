@@ -70,6 +70,23 @@ public protocol StoreTransaction {
     /// Deletes tokens with `expiresAt < ms`. Returns how many were deleted.
     func deleteExpiredOneTimeTokens(before ms: Int64) throws -> Int
 
+    // MARK: Outbox (durable work retried until it succeeds, shared by every instance on the database)
+
+    /// Throws `uniqueViolation(.outboxItem)` on a duplicate `id`.
+    func insertOutboxItem(_ item: OutboxItem) throws
+    /// Items of `kind` with `nextAttemptAt <= ms`, ordered by `nextAttemptAt`, then `id`, at most `limit`.
+    /// To claim them, push their `nextAttemptAt` forward with `updateOutboxItem` in the same write
+    /// transaction: of two transactions claiming at once, each item goes to exactly one. (Backends that run
+    /// writes concurrently must lock what a write transaction selects here and skip rows locked by others,
+    /// as PostgreSQL's `FOR UPDATE SKIP LOCKED` does.)
+    func dueOutboxItems(kind: String, dueBy ms: Int64, limit: Int) throws -> [OutboxItem]
+    /// Every item of `kind`, due or not, ordered by `createdAt`, then `id`.
+    func outboxItems(kind: String) throws -> [OutboxItem]
+    /// Replaces the item with the same `id`. Throws `notFound`.
+    func updateOutboxItem(_ item: OutboxItem) throws
+    /// Returns whether the item existed.
+    func deleteOutboxItem(id: String) throws -> Bool
+
     // MARK: Settings (small project configuration such as `allowDuplicateEmails`)
 
     func setting(_ key: String) throws -> String?

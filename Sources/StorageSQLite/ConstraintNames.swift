@@ -15,6 +15,7 @@ enum ConstraintNames {
         "refresh_tokens.token_hash": .refreshToken,
         "signing_keys.kid": .signingKey,
         "one_time_tokens.kind, one_time_tokens.token_hash": .oneTimeToken,
+        "outbox.id": .outboxItem,
     ]
 
     static func violated(byMessage message: String) -> UniqueConstraint? {

@@ -9,7 +9,7 @@ struct Migration {
 /// BOOLEAN as a 0/1 INTEGER) with the same constraint names, so both backends report the same
 /// constraints. STRICT tables make SQLite enforce the column types as PostgreSQL does.
 enum Migrations {
-    static let all: [Migration] = [initialSchema]
+    static let all: [Migration] = [initialSchema, outbox]
 
     /// The highest version this build knows.
     static var latestVersion: Int { all.last?.version ?? 0 }
@@ -103,5 +103,21 @@ enum Migrations {
             value TEXT NOT NULL,
             CONSTRAINT settings_pkey PRIMARY KEY (key)
         ) STRICT;
+        """)
+
+    /// Durable work retried until it succeeds (mail, revocations at identity providers). Workers look for
+    /// due items of one kind, hence the index on `(kind, next_attempt_at)`.
+    static let outbox = Migration(version: 2, sql: """
+        CREATE TABLE outbox (
+            id              TEXT    NOT NULL,
+            kind            TEXT    NOT NULL,
+            payload         TEXT    NOT NULL,
+            attempts        INTEGER NOT NULL,
+            next_attempt_at INTEGER NOT NULL,
+            created_at      INTEGER NOT NULL,
+            last_error      TEXT,
+            CONSTRAINT outbox_pkey PRIMARY KEY (id)
+        ) STRICT;
+        CREATE INDEX outbox_kind_next_attempt_at_idx ON outbox (kind, next_attempt_at);
         """)
 }

@@ -24,6 +24,7 @@ struct MemoryState: Sendable {
     var refreshTokens: [[UInt8]: RefreshTokenRecord] = [:]
     var signingKeys: [String: SigningKeyRecord] = [:]
     var oneTimeTokens: [OneTimeKey: OneTimeTokenRecord] = [:]
+    var outbox: [String: OutboxItem] = [:]
     var settings: [String: String] = [:]
 
     // MARK: Users

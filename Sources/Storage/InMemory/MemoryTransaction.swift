@@ -98,6 +98,26 @@ final class MemoryTransaction: StoreTransaction {
         try mutate { $0.deleteExpiredOneTimeTokens(before: ms) }
     }
 
+    // MARK: Outbox
+
+    func insertOutboxItem(_ item: OutboxItem) throws {
+        try mutate { s throws(StoreError) in try s.insertOutboxItem(item) }
+    }
+
+    func dueOutboxItems(kind: String, dueBy ms: Int64, limit: Int) throws -> [OutboxItem] {
+        state.dueOutboxItems(kind: kind, dueBy: ms, limit: limit)
+    }
+
+    func outboxItems(kind: String) throws -> [OutboxItem] { state.outboxItems(kind: kind) }
+
+    func updateOutboxItem(_ item: OutboxItem) throws {
+        try mutate { s throws(StoreError) in try s.updateOutboxItem(item) }
+    }
+
+    func deleteOutboxItem(id: String) throws -> Bool {
+        try mutate { $0.outbox.removeValue(forKey: id) != nil }
+    }
+
     // MARK: Settings
 
     func setting(_ key: String) throws -> String? { state.settings[key] }

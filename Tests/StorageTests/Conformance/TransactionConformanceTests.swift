@@ -34,24 +34,28 @@ struct TransactionConformanceTests {
                 try tx.insertRefreshToken(Fixture.refreshToken("rt", localId: "owner"))
                 try tx.insertSigningKey(Fixture.signingKey("kid", createdAt: 1))
                 try tx.insertOneTimeToken(Fixture.oneTimeToken("ott"))
+                try tx.insertOutboxItem(Fixture.outboxItem("job"))
             }
             await #expect(throws: StoreError.uniqueViolation(constraint)) {
                 try await store.write { tx in
                     try tx.insertUser(Fixture.user("marker"))
                     try tx.setSetting("marker", value: "1")
                     try tx.insertOneTimeToken(Fixture.oneTimeToken("marker"))
+                    try tx.insertOutboxItem(Fixture.outboxItem("marker"))
                     _ = try tx.deleteUser(localId: "other")
                     try Self.violate(constraint, in: tx)
                 }
             }
             let left = try await store.read { tx in
                 (try tx.user(localId: "marker"), try tx.setting("marker"),
-                 try tx.oneTimeToken(kind: "oob", hash: Fixture.hash("marker")), try tx.user(localId: "other"))
+                 try tx.oneTimeToken(kind: "oob", hash: Fixture.hash("marker")), try tx.user(localId: "other"),
+                 try tx.outboxItems(kind: "mail").map(\.id))
             }
             #expect(left.0 == nil)
             #expect(left.1 == nil)
             #expect(left.2 == nil)
             #expect(left.3 != nil)
+            #expect(left.4 == ["job"])
         }
     }
 
@@ -65,6 +69,7 @@ struct TransactionConformanceTests {
         case .refreshToken: try tx.insertRefreshToken(Fixture.refreshToken("rt", localId: "marker"))
         case .signingKey: try tx.insertSigningKey(Fixture.signingKey("kid", createdAt: 2))
         case .oneTimeToken: try tx.insertOneTimeToken(Fixture.oneTimeToken("ott"))
+        case .outboxItem: try tx.insertOutboxItem(Fixture.outboxItem("job", kind: "apple.revoke"))
         }
     }
 

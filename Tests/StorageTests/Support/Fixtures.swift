@@ -49,6 +49,14 @@ enum Fixture {
             expiresAt: expiresAt)
     }
 
+    static func outboxItem(
+        _ id: String, kind: String = "mail", nextAttemptAt: Int64 = 1_000, createdAt: Int64 = 500
+    ) -> OutboxItem {
+        OutboxItem(
+            id: id, kind: kind, payload: #"{"to":"\#(id)@example.com"}"#, nextAttemptAt: nextAttemptAt,
+            createdAt: createdAt)
+    }
+
     /// A deterministic 32-byte digest standing in for SHA-256 (FNV-1a, four rounds): the store only needs
     /// distinct byte strings, not a cryptographic hash.
     static func hash(_ text: String) -> [UInt8] {

@@ -1,0 +1,60 @@
+import AuthCore
+import Foundation
+import Storage
+@testable import StorageSQLite
+import Testing
+
+@Suite("SQLiteUserStore schema upgrades")
+struct SQLiteMigrationTests {
+    /// Writes a database as a build that knew only migration 1 would have left it, with one user and one
+    /// one-time token in it.
+    private func writeVersion1Database(at path: String) throws {
+        let connection = try Connection(path: path, mode: .readWrite)
+        defer { connection.close() }
+        try Migrator.migrate(connection, migrations: [Migrations.initialSchema])
+        try connection.transaction(begin: "BEGIN IMMEDIATE") {
+            let transaction = SQLiteTransaction(connection: connection)
+            try transaction.insertUser(Fixture.completeUser("alice"))
+            try transaction.insertOneTimeToken(Fixture.oneTimeToken("code"))
+        }
+    }
+
+    private func tableNames(_ path: String) throws -> [String] {
+        let connection = try Connection(path: path, mode: .readOnly)
+        defer { connection.close() }
+        return try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
+            row throws(StoreError) in try row.text(0)
+        }
+    }
+
+    @Test("opening a version 1 database upgrades it to the outbox schema and keeps its data")
+    func upgradesVersion1() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("v1.sqlite")
+        try writeVersion1Database(at: path)
+        #expect(try !tableNames(path).contains("outbox"))
+
+        let store = try SQLiteUserStore(path: path)
+        let kept = try await store.read { tx in
+            (try tx.user(localId: "alice"), try tx.oneTimeToken(kind: "oob", hash: Fixture.hash("code")))
+        }
+        try await store.write { try $0.insertOutboxItem(Fixture.outboxItem("job")) }
+        let queued = try await store.read { try $0.outboxItems(kind: "mail") }
+        await store.close()
+
+        #expect(kept.0 == Fixture.completeUser("alice"))
+        #expect(kept.1 == Fixture.oneTimeToken("code"))
+        #expect(queued == [Fixture.outboxItem("job")])
+        let connection = try Connection(path: path, mode: .readOnly)
+        defer { connection.close() }
+        let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version") {
+            row throws(StoreError) in try row.integer(0)
+        }
+        #expect(versions == [1, 2])
+        let index = try connection.query(
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL"
+        ) { row throws(StoreError) in try row.text(0) }
+        #expect(index == ["outbox_kind_next_attempt_at_idx"])
+    }
+}
