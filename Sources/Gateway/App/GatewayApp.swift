@@ -94,12 +94,14 @@ public final class GatewayApp: Sendable {
         ])
         let reload = Task { [services, keys] in await BackgroundJobs.keyReloadLoop(services, keys: keys) }
         let cleanup = Task { [services] in await BackgroundJobs.anonymousCleanupLoop(services) }
+        let revocations = Task { [services] in await ProviderRevocations.loop(services) }
         let signal = await SignalWaiter.waitForTermination()
         services.logger.info("shutting down", [("signal", .int(Int64(signal)))])
         services.readiness.set(false)
         await server.shutdown(gracePeriod: .seconds(10))
         reload.cancel()
         cleanup.cancel()
+        revocations.cancel()
         await services.store.close()
         services.logger.info("stopped")
     }

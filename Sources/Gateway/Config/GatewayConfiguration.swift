@@ -29,6 +29,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// Firebase's "allow multiple accounts with the same email" (default off: one account per email). The
     /// admin config API can change it at run time; this is the default until it does.
     public var allowDuplicateEmails = false
+    /// Hosts (and their subdomains) a redirect sign-in may return the user to (`continueUri`).
+    public var authorizedDomains = ["localhost"]
     public var anonymous = AnonymousProvider.Configuration()
     public var anonymousCleanup = AnonymousCleanupSettings()
     /// Sign in with Apple (the `apple` section).

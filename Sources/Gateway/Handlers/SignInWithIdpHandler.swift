@@ -54,6 +54,9 @@ enum SignInWithIdpHandler {
             }
             return identity
         }
+        if let sessionId = request.sessionId, request.parameters["state"] != nil {
+            return try await RedirectCompletion.verify(request, sessionId: sessionId, services, context)
+        }
         guard let providerId = request.providerId else { throw request.unknownCredentialError }
         let assertion = ProviderAssertion(parameters: request.parameters, requestUri: request.requestUri)
         let provider = services.providers[ProviderID(providerId)]

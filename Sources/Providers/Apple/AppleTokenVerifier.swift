@@ -56,7 +56,8 @@ public struct AppleTokenVerifier: Sendable {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw AuthError(.invalidIdpResponse, "id_token has no subject")
         }
-        let (audience, issuedAt, expiresAt) = try checkIssuerAudienceAndTime(claims, what: "id_token")
+        let (audience, issuedAt, expiresAt) = try checkIssuerAudienceAndTime(claims, what: "id_token",
+                                                                             maxAge: configuration.maxTokenAgeSeconds)
         return AppleIdentityToken(subject: subject, audience: audience, issuedAt: issuedAt, expiresAt: expiresAt,
                                   claims: claims)
     }
@@ -86,7 +87,8 @@ public struct AppleTokenVerifier: Sendable {
         return claims
     }
 
-    func checkIssuerAudienceAndTime(_ claims: JSONObject, what: String) throws -> (String, Int64, Int64) {
+    /// `maxAge` nil skips the age check (notifications may be delivered late; their `exp` still bounds them).
+    func checkIssuerAudienceAndTime(_ claims: JSONObject, what: String, maxAge: Int64?) throws -> (String, Int64, Int64) {
         guard let issuer = claims["iss"]?.stringValue, Self.issuers.contains(issuer) else {
             throw AuthError(.invalidIdpResponse, "\(what) issuer is not Apple")
         }
@@ -101,8 +103,8 @@ public struct AppleTokenVerifier: Sendable {
         guard let issuedAt = claims["iat"]?.intValue, issuedAt <= now + skew else {
             throw AuthError(.invalidIdpResponse, "\(what) was issued in the future")
         }
-        guard now - issuedAt <= configuration.maxTokenAgeSeconds else {
-            throw AuthError(.invalidIdpResponse, "\(what) is older than \(configuration.maxTokenAgeSeconds / 60) minutes")
+        if let maxAge, now - issuedAt > maxAge {
+            throw AuthError(.invalidIdpResponse, "\(what) is older than \(maxAge / 60) minutes")
         }
         return (audience, issuedAt, expiresAt)
     }
