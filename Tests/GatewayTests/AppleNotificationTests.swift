@@ -3,7 +3,7 @@ import AuthCore
 import Testing
 @testable import Gateway
 
-@Suite("Apple server-to-server notifications")
+@Suite("Apple server-to-server notifications", .serialized)
 struct AppleNotificationTests {
     let apple = FakeApple()
     static let path = "/gatehouse/v1/apple/notifications"

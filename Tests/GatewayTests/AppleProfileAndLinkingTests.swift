@@ -3,7 +3,7 @@ import AuthCore
 import Testing
 @testable import Gateway
 
-@Suite("Apple profile rules and the credential-already-in-use flow")
+@Suite("Apple profile rules and the credential-already-in-use flow", .serialized)
 struct AppleProfileAndLinkingTests {
     let apple = FakeApple()
 

@@ -3,7 +3,7 @@ import AuthCore
 import Testing
 @testable import Gateway
 
-@Suite("Apple code exchange, revocation on delete, and accounts:revokeToken")
+@Suite("Apple code exchange, revocation on delete, and accounts:revokeToken", .serialized)
 struct AppleRevocationTests {
     let apple = FakeApple()
 

@@ -7,7 +7,7 @@ import StorageSQLite
 import Testing
 @testable import Gateway
 
-@Suite("Sign in with Apple through signInWithIdp")
+@Suite("Sign in with Apple through signInWithIdp", .serialized)
 struct AppleSignInTests {
     let apple = FakeApple()
 

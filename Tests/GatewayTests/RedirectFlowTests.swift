@@ -5,7 +5,7 @@ import Outbound
 import Testing
 @testable import Gateway
 
-@Suite("Redirect sign-in: createAuthUri -> provider -> /__/auth/handler -> signInWithIdp with sessionId")
+@Suite("Redirect sign-in: createAuthUri -> provider -> /__/auth/handler -> signInWithIdp with sessionId", .serialized)
 struct RedirectFlowTests {
     let apple = FakeApple()
     static let continueUri = "https://app.example.com/finish"

@@ -7,7 +7,7 @@ extension ConfigurationLoader {
     /// environment variable); it is never accepted inline in the config file, which tends to be committed.
     static func applyApple(_ r: FieldReader, to apple: inout AppleConfiguration) throws {
         let known: Set = ["enabled", "bundleIds", "servicesIds", "teamId", "keyId", "privateKeyFile", "baseUrl",
-                          "clockSkewSeconds"]
+                          "clockSkewSeconds", "keyRefreshIntervalSeconds"]
         if let unknown = r.object.keys.first(where: { !known.contains($0) }) {
             throw Failure("unknown config key \"apple.\(unknown)\"")
         }
@@ -18,6 +18,7 @@ extension ConfigurationLoader {
         apple.keyId = try r.string("keyId") ?? apple.keyId
         apple.baseURL = try r.string("baseUrl") ?? apple.baseURL
         apple.clockSkewSeconds = try r.int64("clockSkewSeconds") ?? apple.clockSkewSeconds
+        apple.keyRefreshIntervalSeconds = try r.int64("keyRefreshIntervalSeconds") ?? apple.keyRefreshIntervalSeconds
         if let path = try r.string("privateKeyFile") {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw Failure("cannot read apple.privateKeyFile \(path)")

@@ -75,6 +75,7 @@ public struct AppleConfiguration: Sendable, Equatable {
             return "apple.baseUrl must be an http(s) URL"
         }
         guard clockSkewSeconds >= 0, clockSkewSeconds <= 600 else { return "apple.clockSkewSeconds must be 0-600" }
+        guard keyRefreshIntervalSeconds >= 0 else { return "apple.keyRefreshIntervalSeconds must not be negative" }
         return nil
     }
 }
