@@ -9,11 +9,11 @@ struct AppleNotificationTests {
     static let path = "/gatehouse/v1/apple/notifications"
 
     func event(_ gw: TestGateway, type: String, sub: String = "apple-sub-1", jti: String = "jti-1",
-               aud: String = FakeApple.bundleId, kid: String = "k1") -> JSONValue {
+               aud: String = FakeApple.bundleId, kid: String = "k1", iss: String = "https://appleid.apple.com") -> JSONValue {
         let events = JSONSerializer.string(["type": .string(type), "sub": .string(sub),
                                             "event_time": .int(gw.time.nowMilliseconds), "is_private_email": "true"])
         let now = gw.time.nowSeconds
-        let claims: JSONObject = ["iss": "https://appleid.apple.com", "aud": .string(aud), "iat": .int(now),
+        let claims: JSONObject = ["iss": .string(iss), "aud": .string(aud), "iat": .int(now),
                                   "exp": .int(now + 300), "jti": .string(jti), "events": .string(events)]
         return ["payload": .string(FakeApple.sign(claims, kid: kid))]
     }
@@ -80,6 +80,8 @@ struct AppleNotificationTests {
                 .hasPrefix("INVALID_IDP_RESPONSE") == true)
         #expect(await gw.post(Self.path, event(gw, type: "consent-revoked", aud: "com.other"), key: nil).error
                 == "INVALID_IDP_RESPONSE : notification audience is not a configured bundle ID or Services ID")
+        #expect(await gw.post(Self.path, event(gw, type: "consent-revoked", iss: "https://evil.example"), key: nil).error
+                == "INVALID_IDP_RESPONSE : notification issuer is not Apple")
         let old = event(gw, type: "consent-revoked", jti: "late")
         gw.time.advance(seconds: 400)
         #expect(await gw.post(Self.path, old, key: nil).error == "INVALID_IDP_RESPONSE : notification has expired")

@@ -98,6 +98,22 @@ struct TokenVerificationTests {
         #expect(await fx.failure(FakeApple.sign(noClaim))?.hasPrefix("MISSING_OR_INVALID_NONCE : The ID token has no nonce claim") == true)
     }
 
+    @Test("a token without a subject is refused")
+    func missingSubject() async {
+        var c = claims
+        c["sub"] = ""
+        #expect(await fx.failure(FakeApple.sign(c)) == "INVALID_IDP_RESPONSE : id_token has no subject")
+    }
+
+    @Test("garbage and a missing id_token are refused as unparsable")
+    func unparsable() async throws {
+        #expect(await fx.failure("not.a.jwt") == "INVALID_IDP_RESPONSE : Unable to parse id_token: not a compact JWS")
+        await #expect(throws: AuthError(.invalidIdpResponse, "id_token is missing; Apple sign-in needs the identity token")) {
+            _ = try await fx.provider.verify(ProviderAssertion(parameters: ["providerId": "apple.com"], requestUri: "http://localhost"),
+                                             context: RequestContext(clientAddress: "", receivedAt: 0, projectId: ""))
+        }
+    }
+
     @Test("a nonce is accepted once")
     func replay() async {
         let token = FakeApple.sign(claims)
