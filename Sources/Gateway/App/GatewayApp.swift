@@ -102,6 +102,10 @@ public final class GatewayApp: Sendable {
         reload.cancel()
         cleanup.cancel()
         revocations.cancel()
+        // Let the jobs finish what they are doing before the store goes away.
+        await reload.value
+        await cleanup.value
+        await revocations.value
         await services.store.close()
         services.logger.info("stopped")
     }
