@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import HTTP
+import Outbound
 import Storage
 @testable import Gateway
 
@@ -13,7 +14,7 @@ struct TestGateway {
     let store: any UserStore
 
     static func make(store: (any UserStore)? = nil, providers: [any CredentialProvider] = [TestIdentityProvider()],
-                     _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
+                     fetcher: any HTTPFetching = OfflineFetcher(), masterKey: SymmetricKey = .generate(), _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         var configuration = GatewayConfiguration()
         configuration.projectId = "test-project"
         configure(&configuration)
@@ -21,8 +22,8 @@ struct TestGateway {
         let logs = MemoryLogSink()
         let store = store ?? InMemoryUserStore()
         let app = try await GatewayApp.assemble(
-            configuration: configuration, store: store, sealer: Sealer(masterKey: SymmetricKey.generate()),
-            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers)
+            configuration: configuration, store: store, sealer: Sealer(masterKey: masterKey),
+            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers, fetcher: fetcher)
         app.services.readiness.set(true)
         return TestGateway(app: app, time: time, logs: logs, store: store)
     }

@@ -61,3 +61,13 @@ def no_server_errors():
     yield
     server_errors = [entry for entry in verbs.seen_statuses if entry[2] >= 500]
     assert not server_errors, f"gateway answered with 5xx: {server_errors}"
+
+
+@pytest.fixture
+def apple():
+    """A local stand-in for Apple's endpoints; point a gateway at it with `apple.gateway_config(...)`."""
+    from apple_stand_in import AppleStandIn
+
+    stand_in = AppleStandIn().start()
+    yield stand_in
+    stand_in.stop()

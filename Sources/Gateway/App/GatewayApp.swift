@@ -33,7 +33,8 @@ public final class GatewayApp: Sendable {
 
     /// Wires the gateway around an already opened store (tests use an in-memory store and a manual clock).
     static func assemble(configuration: GatewayConfiguration, store: any UserStore, sealer: Sealer, logger: Logger,
-                         time: any TimeSource, extraProviders: [any CredentialProvider] = []) async throws -> GatewayApp {
+                         time: any TimeSource, extraProviders: [any CredentialProvider] = [],
+                         fetcher: any HTTPFetching = CurlHTTPClient()) async throws -> GatewayApp {
         let ring = KeyRing()
         let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
         try await keys.prepare(ring)
@@ -41,7 +42,8 @@ public final class GatewayApp: Sendable {
         let services = GatewayServices(
             configuration: configuration, store: store,
             sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
-            providers: ProviderRegistry(ProviderRegistrations.make(configuration, time: time) + extraProviders),
+            providers: ProviderRegistry(try ProviderRegistrations.make(configuration, time: time, store: store,
+                                                                       fetcher: fetcher, logger: logger) + extraProviders),
             time: time, logger: logger, readiness: Readiness(),
             projectSettings: ProjectSettings(store: store, defaults: configuration),
             linking: LinkingService(store: store, sealer: sealer, time: time),
@@ -92,15 +94,18 @@ public final class GatewayApp: Sendable {
         ])
         let reload = Task { [services, keys] in await BackgroundJobs.keyReloadLoop(services, keys: keys) }
         let cleanup = Task { [services] in await BackgroundJobs.anonymousCleanupLoop(services) }
+        let revocations = Task { [services] in await ProviderRevocations.loop(services) }
         let signal = await SignalWaiter.waitForTermination()
         services.logger.info("shutting down", [("signal", .int(Int64(signal)))])
         services.readiness.set(false)
         await server.shutdown(gracePeriod: .seconds(10))
         reload.cancel()
         cleanup.cancel()
+        revocations.cancel()
         // Let the jobs finish what they are doing before the store goes away.
         await reload.value
         await cleanup.value
+        await revocations.value
         await services.store.close()
         services.logger.info("stopped")
     }

@@ -50,6 +50,9 @@ enum SignInWithIdpHandler {
         if let pendingToken = request.pendingToken {
             return try await services.pendingCredentials.take(pendingToken, expectedProvider: request.providerId)
         }
+        if let sessionId = request.sessionId, request.parameters["state"] != nil {
+            return try await RedirectCompletion.verify(request, sessionId: sessionId, services, context)
+        }
         guard let providerId = request.providerId else { throw request.unknownCredentialError }
         let assertion = ProviderAssertion(parameters: request.parameters, requestUri: request.requestUri)
         let provider = services.providers[ProviderID(providerId)]

@@ -10,13 +10,14 @@ enum Routes {
     /// one is.
     static let legacyNames: [(String, APIOperation)] = [
         ("signupNewUser", .signUp), ("getAccountInfo", .lookup), ("setAccountInfo", .update),
-        ("deleteAccount", .delete), ("verifyAssertion", .signInWithIdp),
+        ("deleteAccount", .delete), ("verifyAssertion", .signInWithIdp), ("createAuthUri", .createAuthUri),
     ]
 
     static func table(projectId: String, issuerPath: String?, emulator: Bool) -> RouteTable {
         var table = RouteTable()
         for (method, operation) in [("signUp", APIOperation.signUp), ("lookup", .lookup), ("update", .update),
-                                    ("delete", .delete), ("signInWithIdp", .signInWithIdp)] {
+                                    ("delete", .delete), ("signInWithIdp", .signInWithIdp),
+                                    ("createAuthUri", .createAuthUri)] {
             table.add("POST", "\(identityToolkitV1)/accounts:\(method)", operation, .apiKey)
         }
         for (name, operation) in legacyNames {
@@ -32,6 +33,9 @@ enum Routes {
             table.add("PATCH", "/emulator/v1/projects/{projectId}/config", .emulatorUpdateConfig, .open)
             table.add("DELETE", "/emulator/v1/projects/{projectId}/accounts", .emulatorDeleteAccounts, .open)
         }
+        table.add("POST", "/identitytoolkit.googleapis.com/v2/accounts:revokeToken", .revokeToken, .apiKey)
+        table.add("POST", "/__/auth/handler", .authHandler, .open)
+        table.add("POST", "/gatehouse/v1/apple/notifications", .appleNotifications, .open)
         table.add("POST", "/securetoken.googleapis.com/v1/token", .token, .apiKey)
         table.add("GET", x509Path, .x509Keys, .open)
         table.add("GET", jwksPath, .jwks, .open)

@@ -10,6 +10,10 @@ enum OperationTable {
         case .adminLookup: return AccountHandlers.adminLookup
         case .adminDelete: return AccountHandlers.adminDelete
         case .signInWithIdp: return SignInWithIdpHandler.handle
+        case .createAuthUri: return FederatedAuthUri.handle
+        case .revokeToken: return RevokeTokenHandler.handle
+        case .authHandler: return AuthHandlerEndpoint.handle
+        case .appleNotifications: return AppleNotificationHandler.handle
         case .getProjectConfig, .emulatorGetConfig: return ProjectConfigHandlers.get
         case .updateProjectConfig, .emulatorUpdateConfig: return ProjectConfigHandlers.update
         case .emulatorDeleteAccounts: return ProjectConfigHandlers.deleteAllAccounts
