@@ -34,12 +34,14 @@ let package = Package(
         // Provider plugins.
         .target(name: "ProviderAnonymous", dependencies: ["AuthCore"], path: "Sources/Providers/Anonymous",
                 swiftSettings: strict),
+        .target(name: "ProviderEmail", dependencies: ["AuthCore", "Crypto"], path: "Sources/Providers/Email",
+                swiftSettings: strict),
 
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
             dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "Outbound", "Crypto",
-                           "ProviderAnonymous"],
+                           "ProviderAnonymous", "ProviderEmail"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound"], swiftSettings: strict),
 
@@ -49,6 +51,8 @@ let package = Package(
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking",
+                                                         "ProviderEmail", "Outbound"]),
+        .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto"]),
     ]
 )

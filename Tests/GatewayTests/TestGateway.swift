@@ -13,6 +13,7 @@ struct TestGateway {
     let store: any UserStore
 
     static func make(store: (any UserStore)? = nil, providers: [any CredentialProvider] = [TestIdentityProvider()],
+                     email: EmailServices.Overrides = .init(),
                      _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         var configuration = GatewayConfiguration()
         configuration.projectId = "test-project"
@@ -22,7 +23,8 @@ struct TestGateway {
         let store = store ?? InMemoryUserStore()
         let app = try await GatewayApp.assemble(
             configuration: configuration, store: store, sealer: Sealer(masterKey: SymmetricKey.generate()),
-            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers)
+            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers,
+            emailOverrides: email)
         app.services.readiness.set(true)
         return TestGateway(app: app, time: time, logs: logs, store: store)
     }

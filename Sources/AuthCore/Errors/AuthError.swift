@@ -73,6 +73,12 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case expiredOobCode = "EXPIRED_OOB_CODE"
         case invalidContinueUri = "INVALID_CONTINUE_URI"
         case unauthorizedDomain = "UNAUTHORIZED_DOMAIN"
+        case missingNewEmail = "MISSING_NEW_EMAIL"
+        case missingContinueUri = "MISSING_CONTINUE_URI"
+        // Email provider
+        case passwordLoginDisabled = "PASSWORD_LOGIN_DISABLED"
+        case missingIdentifier = "MISSING_IDENTIFIER"
+        case invalidIdentifier = "INVALID_IDENTIFIER"
     }
 }
 

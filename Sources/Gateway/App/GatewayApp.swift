@@ -33,20 +33,23 @@ public final class GatewayApp: Sendable {
 
     /// Wires the gateway around an already opened store (tests use an in-memory store and a manual clock).
     static func assemble(configuration: GatewayConfiguration, store: any UserStore, sealer: Sealer, logger: Logger,
-                         time: any TimeSource, extraProviders: [any CredentialProvider] = []) async throws -> GatewayApp {
+                         time: any TimeSource, extraProviders: [any CredentialProvider] = [],
+                         emailOverrides: EmailServices.Overrides = .init()) async throws -> GatewayApp {
         let ring = KeyRing()
         let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
         try await keys.prepare(ring)
         let signer = IDTokenSigner(settings: configuration.tokenSettings, keyRing: ring, time: time)
+        let email = EmailServices.make(configuration: configuration, store: store, sealer: sealer, time: time,
+                                       logger: logger, overrides: emailOverrides)
         let services = GatewayServices(
             configuration: configuration, store: store,
             sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
-            providers: ProviderRegistry(ProviderRegistrations.make(configuration, time: time) + extraProviders),
+            providers: ProviderRegistry(ProviderRegistrations.make(configuration, time: time) + [email.provider] + extraProviders),
             time: time, logger: logger, readiness: Readiness(),
             projectSettings: ProjectSettings(store: store, defaults: configuration),
             linking: LinkingService(store: store, sealer: sealer, time: time),
             pendingCredentials: PendingCredentials(store: store, sealer: sealer, time: time, projectId: configuration.projectId),
-            emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil)
+            emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil, email: email)
         return GatewayApp(services: services, keys: keys)
     }
 
@@ -92,12 +95,15 @@ public final class GatewayApp: Sendable {
         ])
         let reload = Task { [services, keys] in await BackgroundJobs.keyReloadLoop(services, keys: keys) }
         let cleanup = Task { [services] in await BackgroundJobs.anonymousCleanupLoop(services) }
+        let mail = Task { [services] in await services.email.outbox.run() }
         let signal = await SignalWaiter.waitForTermination()
         services.logger.info("shutting down", [("signal", .int(Int64(signal)))])
         services.readiness.set(false)
         await server.shutdown(gracePeriod: .seconds(10))
         reload.cancel()
         cleanup.cancel()
+        mail.cancel()
+        services.email.outbox.stop()
         await services.store.close()
         services.logger.info("stopped")
     }

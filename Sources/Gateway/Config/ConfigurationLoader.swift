@@ -29,7 +29,7 @@ public enum ConfigurationLoader {
     static func apply(file o: JSONObject, to c: inout GatewayConfiguration) throws {
         let known: Set = ["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
                           "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "anonymous", "http",
-                          "logLevel", "emulator", "signIn"]
+                          "logLevel", "emulator", "signIn", "email"]
         if let unknown = o.keys.first(where: { !known.contains($0) }) { throw Failure("unknown config key \"\(unknown)\"") }
         let r = FieldReader(object: o, path: "")
         c.projectId = try r.string("projectId") ?? c.projectId
@@ -48,6 +48,7 @@ public enum ConfigurationLoader {
         if let signIn = try r.object("signIn") {
             c.allowDuplicateEmails = try signIn.bool("allowDuplicateEmails") ?? c.allowDuplicateEmails
         }
+        if let email = try r.object("email") { try EmailSettingsLoader.apply(email, to: &c.email) }
         if let tokens = try r.object("tokens") {
             c.idTokenLifetimeSeconds = try tokens.int64("idTokenLifetimeSeconds") ?? c.idTokenLifetimeSeconds
             c.keyCacheMaxAgeSeconds = try tokens.int64("keyCacheMaxAgeSeconds") ?? c.keyCacheMaxAgeSeconds

@@ -11,12 +11,17 @@ enum Routes {
     static let legacyNames: [(String, Operation)] = [
         ("signupNewUser", .signUp), ("getAccountInfo", .lookup), ("setAccountInfo", .update),
         ("deleteAccount", .delete), ("verifyAssertion", .signInWithIdp),
+        ("verifyPassword", .signInWithPassword), ("getOobConfirmationCode", .sendOobCode),
+        ("resetPassword", .resetPassword), ("emailLinkSignin", .signInWithEmailLink), ("createAuthUri", .createAuthUri),
     ]
 
     static func table(projectId: String, issuerPath: String?, emulator: Bool) -> RouteTable {
         var table = RouteTable()
         for (method, operation) in [("signUp", Operation.signUp), ("lookup", .lookup), ("update", .update),
-                                    ("delete", .delete), ("signInWithIdp", .signInWithIdp)] {
+                                    ("delete", .delete), ("signInWithIdp", .signInWithIdp),
+                                    ("signInWithPassword", .signInWithPassword), ("sendOobCode", .sendOobCode),
+                                    ("resetPassword", .resetPassword), ("signInWithEmailLink", .signInWithEmailLink),
+                                    ("createAuthUri", .createAuthUri)] {
             table.add("POST", "\(identityToolkitV1)/accounts:\(method)", operation, .apiKey)
         }
         for (name, operation) in legacyNames {
@@ -25,12 +30,16 @@ enum Routes {
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:lookup", .adminLookup, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:delete", .adminDelete, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:update", .adminUpdate, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:sendOobCode", .adminSendOobCode, .admin)
+        table.add("GET", "/__/auth/action", .actionPage, .open)
+        table.add("POST", "/__/auth/action", .actionPageSubmit, .open)
         table.add("GET", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .getProjectConfig, .admin)
         table.add("PATCH", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .updateProjectConfig, .admin)
         if emulator {
             table.add("GET", "/emulator/v1/projects/{projectId}/config", .emulatorGetConfig, .open)
             table.add("PATCH", "/emulator/v1/projects/{projectId}/config", .emulatorUpdateConfig, .open)
             table.add("DELETE", "/emulator/v1/projects/{projectId}/accounts", .emulatorDeleteAccounts, .open)
+            table.add("GET", "/emulator/v1/projects/{projectId}/oobCodes", .emulatorOobCodes, .open)
         }
         table.add("POST", "/securetoken.googleapis.com/v1/token", .token, .apiKey)
         table.add("GET", x509Path, .x509Keys, .open)

@@ -10,6 +10,14 @@ enum OperationTable {
         case .adminLookup: return AccountHandlers.adminLookup
         case .adminDelete: return AccountHandlers.adminDelete
         case .signInWithIdp: return SignInWithIdpHandler.handle
+        case .signInWithPassword: return SignInWithPasswordHandler.handle
+        case .sendOobCode, .adminSendOobCode: return SendOobCodeHandler.handle
+        case .resetPassword: return ResetPasswordHandler.handle
+        case .signInWithEmailLink: return EmailLinkSignInHandler.handle
+        case .createAuthUri: return CreateAuthUriHandler.handle
+        case .actionPage: return ActionPageHandler.show
+        case .actionPageSubmit: return ActionPageHandler.submit
+        case .emulatorOobCodes: return EmulatorOobCodesHandler.handle
         case .getProjectConfig, .emulatorGetConfig: return ProjectConfigHandlers.get
         case .updateProjectConfig, .emulatorUpdateConfig: return ProjectConfigHandlers.update
         case .emulatorDeleteAccounts: return ProjectConfigHandlers.deleteAllAccounts
