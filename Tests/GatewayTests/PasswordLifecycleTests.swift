@@ -133,3 +133,20 @@ struct PasswordLifecycleTests {
         #expect(await gw.post("\(legacy)/emailLinkSignin", ["email": "ada@example.com", "oobCode": "nope"]).error == "INVALID_OOB_CODE")
     }
 }
+
+@Suite("Email privacy setting")
+struct EmailPrivacySettingTests {
+    @Test("admins switch improved email privacy at run time through the project config")
+    func projectConfig() async throws {
+        let gw = try await TestGateway.withEmail()
+        _ = await gw.signUp("ada@example.com", "secret1")
+        #expect(await gw.signIn("nobody@example.com", "secret1").error == "EMAIL_NOT_FOUND")
+        let path = "/identitytoolkit.googleapis.com/v2/projects/test-project/config"
+        let patched = await gw.send("PATCH", path, body: #"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}"#,
+                                    headers: [("Authorization", "Bearer owner")])
+        #expect(patched["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue == true)
+        #expect(await gw.signIn("nobody@example.com", "secret1").error == "INVALID_LOGIN_CREDENTIALS")
+        let bad = await gw.send("PATCH", path, body: #"{"emailPrivacyConfig":7}"#, headers: [("Authorization", "Bearer owner")])
+        #expect(bad.status == 400)
+    }
+}

@@ -19,3 +19,19 @@ struct EmailPrivacy: Sendable {
         try await store.write { tx in try tx.setSetting(Self.settingKey, value: value ? "true" : "false") }
     }
 }
+
+extension EmailPrivacy {
+    /// Applies `emailPrivacyConfig.enableImprovedEmailPrivacy` from a project config PATCH body, if present.
+    func apply(_ body: RequestBody) async throws {
+        guard let config = body.object["emailPrivacyConfig"] else { return }
+        guard let flag = config.objectValue?["enableImprovedEmailPrivacy"]?.boolValue else {
+            throw WireError.invalidPayload("Invalid value at 'email_privacy_config' (TYPE_MESSAGE)", reason: "invalid")
+        }
+        try await set(flag)
+    }
+
+    /// Adds Firebase's `emailPrivacyConfig` to a rendered project config.
+    func render(into config: inout JSONObject) async throws {
+        config["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": .bool(try await isOn())]
+    }
+}

@@ -6,7 +6,9 @@ import Storage
 enum ProjectConfigHandlers {
     static func get(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         try checkProject(services, context)
-        return .json(services.projectSettings.render(try await services.projectSettings.current()))
+        var config = services.projectSettings.render(try await services.projectSettings.current())
+        try await services.email.privacy.render(into: &config)
+        return .json(config)
     }
 
     /// Only fields present in the body (and, when given, named in `updateMask`) change.
@@ -26,7 +28,10 @@ enum ProjectConfigHandlers {
                 try await services.projectSettings.setAllowDuplicateEmails(flag)
             }
         }
-        return .json(services.projectSettings.render(try await services.projectSettings.current()))
+        try await services.email.privacy.apply(context.body)
+        var config = services.projectSettings.render(try await services.projectSettings.current())
+        try await services.email.privacy.render(into: &config)
+        return .json(config)
     }
 
     /// Deletes every account of the project (the emulator's reset between tests).
