@@ -1,7 +1,10 @@
 import AuthCore
+import Crypto
+import Dispatch
 import Foundation
 import Outbound
 import ProviderEmail
+import Storage
 import Synchronization
 @testable import Gateway
 
@@ -52,7 +55,10 @@ extension TestGateway {
     /// A gateway with a cheap counting hasher and a capturing mailer (SMTP "configured").
     static func withEmail(hasher: CountingHasher = CountingHasher(), mailer: CapturingMailer = CapturingMailer(),
                           _ configure: @escaping (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
-        try await make(email: .init(hasher: hasher, mailer: mailer)) { config in
+        let store = InMemoryUserStore()
+        try await store.write { tx in try tx.insertSigningKey(SharedSigningKey.record) }
+        return try await make(store: store, email: .init(hasher: hasher, mailer: mailer),
+                              masterKey: SharedSigningKey.masterKey) { config in
             config.email.smtp = SMTPDelivery(server: SMTPSettings(url: "smtp://127.0.0.1:1", security: .none),
                                              fromAddress: "noreply@example.com")
             config.publicURL = "https://auth.example.com"
@@ -84,4 +90,36 @@ extension TestGateway {
         guard let range = message.text.range(of: "oobCode=") else { return nil }
         return String(message.text[range.upperBound...].prefix { $0 != "&" && !$0.isWhitespace })
     }
+}
+
+/// A hasher whose verifications wait until the test lets them go, to fill the KDF pool on purpose.
+final class GatedHasher: PasswordHashing {
+    let inner = ScryptPasswordHasher(parameters: .init(n: 16, r: 1, p: 1))
+    private let gate = DispatchSemaphore(value: 0)
+    private let entered = Mutex(0)
+
+    var verificationsStarted: Int { entered.withLock { $0 } }
+    func open(_ count: Int) { for _ in 0..<count { gate.signal() } }
+
+    func hash(_ password: String) throws -> PasswordCredential { try inner.hash(password) }
+    func verify(_ password: String, against credential: PasswordCredential) -> Bool {
+        entered.withLock { $0 += 1 }
+        gate.wait()
+        return inner.verify(password, against: credential)
+    }
+    func needsRehash(_ credential: PasswordCredential) -> Bool { inner.needsRehash(credential) }
+    func decoyCredential() -> PasswordCredential { inner.decoyCredential() }
+}
+
+/// One RSA signing key for all email tests: generating a 2048-bit key per test gateway costs more CPU than
+/// the tests themselves, and the tests are about email, not key generation.
+enum SharedSigningKey {
+    static let masterKey = SymmetricKey.generate()
+    static let record: SigningKeyRecord = {
+        let service = SigningKeyService(store: InMemoryUserStore(), sealer: Sealer(masterKey: masterKey),
+                                        settings: GatewayConfiguration().tokenSettings,
+                                        time: ManualTime(milliseconds: 1_800_000_000_000))
+        // A key that cannot be generated means the test run cannot work at all.
+        return try! service.makeKey(activatesAt: 0)
+    }()
 }

@@ -123,3 +123,25 @@ struct PasswordAccountTests {
                               from: "10.9.9.9").status == 200)
     }
 }
+
+@Suite("KDF admission")
+struct KDFAdmissionTests {
+    @Test("when the KDF queue is full, sign-ins are refused at once instead of piling up")
+    func boundedQueue() async throws {
+        let hasher = GatedHasher()
+        let gw = try await TestGateway.make(email: .init(hasher: hasher)) { config in
+            config.email.kdfWorkers = 1
+            config.email.kdfMaxQueued = 1
+        }
+        _ = await gw.signUp("ada@example.com", "secret1")
+        let pool = gw.app.services.email.passwords.pool
+        let running = Task { await gw.signIn("ada@example.com", "secret1") }
+        while hasher.verificationsStarted < 1 { await Task.yield() }
+        let queued = Task { await gw.signIn("ada@example.com", "secret1") }
+        while pool.queuedJobs < 1 { await Task.yield() }
+        #expect(await gw.signIn("ada@example.com", "secret1").error == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        hasher.open(2)
+        #expect(await running.value.status == 200)
+        #expect(await queued.value.status == 200)
+    }
+}

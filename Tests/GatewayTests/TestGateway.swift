@@ -13,7 +13,7 @@ struct TestGateway {
     let store: any UserStore
 
     static func make(store: (any UserStore)? = nil, providers: [any CredentialProvider] = [TestIdentityProvider()],
-                     email: EmailServices.Overrides = .init(),
+                     email: EmailServices.Overrides = .init(), masterKey: SymmetricKey? = nil,
                      _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         var configuration = GatewayConfiguration()
         configuration.projectId = "test-project"
@@ -22,7 +22,7 @@ struct TestGateway {
         let logs = MemoryLogSink()
         let store = store ?? InMemoryUserStore()
         let app = try await GatewayApp.assemble(
-            configuration: configuration, store: store, sealer: Sealer(masterKey: SymmetricKey.generate()),
+            configuration: configuration, store: store, sealer: Sealer(masterKey: masterKey ?? SymmetricKey.generate()),
             logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers,
             emailOverrides: email)
         app.services.readiness.set(true)

@@ -104,6 +104,7 @@ public final class GatewayApp: Sendable {
         cleanup.cancel()
         mail.cancel()
         services.email.outbox.stop()
+        services.email.passwords.pool.stop()
         await services.store.close()
         services.logger.info("stopped")
     }

@@ -14,6 +14,8 @@ public struct EmailSettings: Sendable, Equatable {
     public var scrypt = ScryptPasswordHasher.Parameters()
     /// Threads that run password hashing; 0 means one less than the number of cores (at least one).
     public var kdfWorkers = 0
+    /// Hashes allowed to wait for a KDF thread before requests are refused; 0 means 32 per worker.
+    public var kdfMaxQueued = 0
     /// Where action links point (the gateway's `/__/auth/action`); default from `publicUrl` or host/port.
     public var actionUrl: String?
     /// Hosts a `continueUrl` may point to (`UNAUTHORIZED_DOMAIN` otherwise); the hosts of `publicUrl` and
