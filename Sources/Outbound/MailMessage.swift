@@ -30,8 +30,9 @@ public struct MailMessage: Sendable, Equatable, Codable {
 
     /// The wire form (CRLF line ends). Throws `SMTPError.invalidMessage` for unusable header values.
     public func rendered(boundary: String) throws(SMTPError) -> [UInt8] {
+        // Scalars, not Characters: "\r\n" is one Character that equals neither "\r" nor "\n".
         for value in [fromAddress, to, messageId, fromName ?? ""]
-        where value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+        where value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
             throw SMTPError.invalidMessage("a header value contains a line break")
         }
         let from = fromName.map { "\(Self.encodedWord($0)) <\(fromAddress)>" } ?? fromAddress
