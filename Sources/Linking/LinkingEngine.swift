@@ -34,7 +34,9 @@ public enum LinkingEngine {
                 }
                 return .link(localId: holder.localId, takeOverUnverifiedEmail: !holder.emailVerified)
             }
-            return autoCreate ? .createUser : .refuse(.userNotFound)
+            // Reauthentication with an identity nobody has: EMAIL_NOT_FOUND, which SDKs turn into "user mismatch".
+            // (USER_NOT_FOUND would make the JS SDK sign the current user out.)
+            return autoCreate ? .createUser : .refuse(.emailNotFound)
         }
     }
 }

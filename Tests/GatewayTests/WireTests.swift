@@ -145,6 +145,17 @@ struct WireTests {
         #expect(discovery["jwks_uri"] == .string("http://gw.test:9099" + Routes.jwksPath))
     }
 
+    @Test("with the gateway's own URL as issuer, tokens carry it and discovery is served under its path")
+    func ownIssuer() async throws {
+        let gw = try await TestGateway.make { $0.issuer = "https://auth.example.com/gh"; $0.publicURL = "https://auth.example.com" }
+        let idToken = try #require(await gw.signUpAnonymously()["idToken"]?.stringValue)
+        #expect(TestGateway.claims(idToken)["iss"] == "https://auth.example.com/gh")
+        let discovery = await gw.send("GET", "/gh/.well-known/openid-configuration")
+        #expect(discovery["issuer"] == "https://auth.example.com/gh")
+        #expect(discovery["jwks_uri"] == .string("https://auth.example.com" + Routes.jwksPath))
+        #expect(await gw.lookup(idToken).status == 200)
+    }
+
     @Test("anonymous sign-up can be disabled and is rate-limited per client IP")
     func anonymousLimits() async throws {
         let disabled = try await TestGateway.make { $0.anonymous.enabled = false }

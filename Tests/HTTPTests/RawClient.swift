@@ -26,7 +26,7 @@ final class RawClient: @unchecked Sendable {
     private let fd: Int32
     private var buffered: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 5) throws {
+    init(port: Int, timeoutSeconds: Int = 30) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawClientError(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)

@@ -33,7 +33,7 @@ struct LinkingEngineTests {
             Case(name: "new identity creates a user", identity: t.apple, intent: .signIn(autoCreate: true),
                  snapshot: .init(), policy: .init(), expected: .createUser),
             Case(name: "reauthentication never creates", identity: t.apple, intent: .signIn(autoCreate: false),
-                 snapshot: .init(), policy: .init(), expected: .refuse(.userNotFound)),
+                 snapshot: .init(), policy: .init(), expected: .refuse(.emailNotFound)),
             Case(name: "trusted email auto-links to the verified holder", identity: t.apple,
                  intent: .signIn(autoCreate: true),
                  snapshot: .init(emailHolder: t.account("h", email: "a@example.com", verified: true)), policy: .init(),

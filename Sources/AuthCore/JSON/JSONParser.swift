@@ -138,7 +138,6 @@ private struct Reader {
 
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var scalars = String.UnicodeScalarView()
         var runStart = index
         var raw: [UInt8] = []
         while true {
@@ -161,8 +160,7 @@ private struct Reader {
         }
         // Validate UTF-8 strictly: invalid sequences are an error, not replacement characters.
         guard let text = String(validating: raw, as: UTF8.self) else { throw error("Invalid UTF-8 in string") }
-        scalars.append(contentsOf: text.unicodeScalars)
-        return String(scalars)
+        return text
     }
 
     mutating func appendEscape(into raw: inout [UInt8]) throws(JSONParseError) {

@@ -102,9 +102,14 @@ public final class GatewayApp: Sendable {
         await server.shutdown(gracePeriod: .seconds(10))
         reload.cancel()
         cleanup.cancel()
+        // Not awaited: a send in progress may take up to the SMTP timeout; an unfinished item stays leased
+        // in the outbox and is sent after the lease ends (by this or another instance).
         mail.cancel()
         services.email.outbox.stop()
         services.email.passwords.pool.stop()
+        // Let the jobs finish what they are doing before the store goes away.
+        await reload.value
+        await cleanup.value
         await services.store.close()
         services.logger.info("stopped")
     }

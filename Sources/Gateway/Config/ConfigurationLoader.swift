@@ -52,6 +52,7 @@ public enum ConfigurationLoader {
         if let tokens = try r.object("tokens") {
             c.idTokenLifetimeSeconds = try tokens.int64("idTokenLifetimeSeconds") ?? c.idTokenLifetimeSeconds
             c.keyCacheMaxAgeSeconds = try tokens.int64("keyCacheMaxAgeSeconds") ?? c.keyCacheMaxAgeSeconds
+            c.clockSkewSeconds = try tokens.int64("clockSkewSeconds") ?? c.clockSkewSeconds
         }
         if let anonymous = try r.object("anonymous") {
             c.anonymous.enabled = try anonymous.bool("enabled") ?? c.anonymous.enabled
@@ -97,9 +98,8 @@ public enum ConfigurationLoader {
     static func validate(_ c: GatewayConfiguration) throws {
         guard !c.projectId.isEmpty, c.projectId.utf8.count <= 128 else { throw Failure("projectId must be 1-128 characters") }
         guard (0...65535).contains(c.port) else { throw Failure("port must be 0-65535") }
-        guard c.idTokenLifetimeSeconds >= 60 || c.idTokenLifetimeSeconds >= 1 && c.emulator || c.idTokenLifetimeSeconds >= 1 else {
-            throw Failure("tokens.idTokenLifetimeSeconds must be positive")
-        }
+        guard c.idTokenLifetimeSeconds >= 1 else { throw Failure("tokens.idTokenLifetimeSeconds must be positive") }
+        guard (0...600).contains(c.clockSkewSeconds) else { throw Failure("tokens.clockSkewSeconds must be 0-600") }
         guard c.keyCacheMaxAgeSeconds >= 0 else { throw Failure("tokens.keyCacheMaxAgeSeconds must not be negative") }
         for network in c.trustedAdminNetworks + c.trustedProxies where NetworkRange(network) == nil {
             throw Failure("\"\(network)\" is not an IP address or CIDR range")

@@ -25,6 +25,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var trustedProxies: [String] = []
     public var idTokenLifetimeSeconds: Int64 = 3600
     public var keyCacheMaxAgeSeconds: Int64 = 3600
+    /// Clock skew tolerated when checking `iat`/`exp` of presented ID tokens.
+    public var clockSkewSeconds: Int64 = 60
     /// Firebase's "allow multiple accounts with the same email" (default off: one account per email). The
     /// admin config API can change it at run time; this is the default until it does.
     public var allowDuplicateEmails = false
@@ -43,7 +45,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
     public var tokenSettings: TokenSettings {
         TokenSettings(projectId: projectId, issuer: issuer, idTokenLifetime: idTokenLifetimeSeconds,
-                      keyCacheMaxAge: keyCacheMaxAgeSeconds)
+                      keyCacheMaxAge: keyCacheMaxAgeSeconds, clockSkew: clockSkewSeconds)
     }
 }
 

@@ -11,24 +11,32 @@ enum ProjectConfigHandlers {
         return .json(config)
     }
 
-    /// Only fields present in the body (and, when given, named in `updateMask`) change.
+    /// Only fields present in the body change; a non-empty `updateMask` further restricts them (an empty mask
+    /// means "every field in the body", as in Google's APIs). The whole body is validated first.
     static func update(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         try checkProject(services, context)
         let mask = QueryString.value("updateMask", in: context.request.query)?
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if let signIn = context.body.object["signIn"] {
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var allowDuplicateEmails: Bool?
+        let emailPrivacy = try EmailPrivacy.requested(in: context.body)
+        if let signIn = context.body.object["signIn"], !signIn.isNull {
             guard let object = signIn.objectValue else {
                 throw WireError.invalidPayload("Invalid value at 'sign_in' (TYPE_MESSAGE)", reason: "invalid")
             }
-            let field = ProjectSettings.allowDuplicateEmailsKey
-            if let value = object["allowDuplicateEmails"], mask?.contains(field) ?? true {
+            if let value = object["allowDuplicateEmails"], !value.isNull {
                 guard let flag = value.boolValue else {
                     throw WireError.invalidPayload("Invalid value at 'sign_in.allow_duplicate_emails' (TYPE_BOOL)", reason: "invalid")
                 }
-                try await services.projectSettings.setAllowDuplicateEmails(flag)
+                allowDuplicateEmails = flag
             }
         }
-        try await services.email.privacy.apply(context.body)
+        let field = ProjectSettings.allowDuplicateEmailsKey
+        if let allowDuplicateEmails, mask.map({ $0.isEmpty || $0.contains(field) }) ?? true {
+            try await services.projectSettings.setAllowDuplicateEmails(allowDuplicateEmails)
+        }
+        if let emailPrivacy, mask.map({ $0.isEmpty || $0.contains(EmailPrivacy.maskField) }) ?? true {
+            try await services.email.privacy.set(emailPrivacy)
+        }
         var config = services.projectSettings.render(try await services.projectSettings.current())
         try await services.email.privacy.render(into: &config)
         return .json(config)
@@ -50,7 +58,7 @@ enum ProjectConfigHandlers {
 
     private static func checkProject(_ services: GatewayServices, _ context: OperationContext) throws {
         if let project = context.parameters["projectId"], project != services.configuration.projectId {
-            throw AuthError(.configurationNotFound)
+            throw WireError.notFound
         }
     }
 }

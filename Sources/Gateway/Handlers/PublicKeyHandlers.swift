@@ -55,12 +55,11 @@ enum StatusHandlers {
     static let version = "0.1.0"
 
     static func status(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
-        var body: JSONObject = ["gatehouse": ["ready": .bool(services.readiness.isReady), "version": .string(version),
-                                              "projectId": .string(services.configuration.projectId)]]
-        if services.configuration.emulator {
-            body["authEmulator"] = ["ready": .bool(services.readiness.isReady)]
-        }
-        return .json(body)
+        // `authEmulator` is the shape Firebase tooling probes for; `gatehouse` says what is really answering.
+        .json(["authEmulator": ["ready": .bool(services.readiness.isReady)],
+               "gatehouse": ["ready": .bool(services.readiness.isReady), "version": .string(version),
+                             "projectId": .string(services.configuration.projectId),
+                             "emulator": .bool(services.configuration.emulator)]])
     }
 
     static func healthz(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {

@@ -7,6 +7,8 @@ import Storage
 enum SignUpHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
+        // Firebase always returns tokens to clients; the flag is still type-checked like any known field.
+        _ = try body.bool("returnSecureToken")
         if body.has("localId") && !context.caller.isAdmin { throw AuthError(.unexpectedParameter, "User ID") }
         if body.has("email") || body.has("password") || body.has("idToken") {
             return try await PasswordSignUp.handle(services, context)
@@ -22,8 +24,9 @@ enum SignUpHandler {
         // A generated id colliding is astronomically unlikely, but the store is the arbiter: retry once.
         for _ in 0..<3 {
             let localId = requestedId ?? UserIDs.generate()
+            let signsIn = !context.caller.isAdmin
             let user = UserRecord(localId: localId, validSince: now / 1000, createdAt: now,
-                                  lastLoginAt: context.caller.isAdmin ? nil : now)
+                                  lastLoginAt: signsIn ? now : nil, lastRefreshAt: signsIn ? now : nil)
             let (refreshToken, record) = try services.sessions.newRefreshToken(
                 localId: localId, signInProvider: ProviderID.anonymous.rawValue)
             do {

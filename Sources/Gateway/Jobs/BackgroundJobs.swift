@@ -11,6 +11,7 @@ enum BackgroundJobs {
         let interval = max(0.25, min(60, Double(services.configuration.keyCacheMaxAgeSeconds) / 4))
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(interval))
+            if Task.isCancelled { return }
             do { try await keys.reload(services.keyRing) } catch {
                 services.logger.error("signing key reload failed", [("error", .string(String(describing: error)))])
             }
@@ -26,6 +27,7 @@ enum BackgroundJobs {
             let deleted = (try? await deleteAbandonedAnonymousUsers(services, olderThanDays: settings.maxAgeDays)) ?? 0
             if deleted > 0 { services.logger.info("anonymous accounts deleted", [("count", .int(Int64(deleted)))]) }
             try? await Task.sleep(for: .seconds(Double(max(1, settings.intervalSeconds))))
+            if Task.isCancelled { return }
         }
     }
 

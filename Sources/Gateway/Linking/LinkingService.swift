@@ -49,11 +49,13 @@ struct LinkingService: Sendable {
             guard !user.disabled else { throw AuthError.userDisabled }
             try refreshIdentity(identity, of: localId, tx)
             user.lastLoginAt = now
+            user.lastRefreshAt = now
             try tx.updateUser(user)
             return .session(user: user, identities: try tx.identities(localId: localId), isNewUser: false)
         case .createUser:
             var user = UserRecord(localId: UserIDs.generate(), displayName: identity.displayName,
-                                  photoUrl: identity.photoUrl, validSince: now / 1000, createdAt: now, lastLoginAt: now)
+                                  photoUrl: identity.photoUrl, validSince: now / 1000, createdAt: now, lastLoginAt: now,
+                                  lastRefreshAt: now)
             if policy.oneAccountPerEmail, let email = identity.email {
                 user.email = email.address.lowercased()
                 user.emailVerified = email.isTrusted
@@ -79,6 +81,7 @@ struct LinkingService: Sendable {
             guard var user = try tx.user(localId: localId) else { throw AuthError.userNotFound }
             try refreshIdentity(identity, of: localId, tx)
             user.lastLoginAt = now
+            user.lastRefreshAt = now
             try tx.updateUser(user)
             return .session(user: user, identities: try tx.identities(localId: localId), isNewUser: false)
         case .needConfirmation(let localId, let providers):
@@ -112,6 +115,7 @@ struct LinkingService: Sendable {
             if user.photoUrl == nil { user.photoUrl = identity.photoUrl }
         }
         user.lastLoginAt = now
+        user.lastRefreshAt = now
     }
 
     /// Keeps the stored provider profile current on each sign-in; blanks never overwrite values.

@@ -50,7 +50,14 @@ public enum JSONLogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInt
         switch self {
         case .string(let s): return JSONSerializer.string(.string(s))
         case .int(let i): return String(i)
-        case .double(let d): return d.isFinite ? String(format: "%.3f", d) : "null"
+        case .double(let d):
+            // Three decimals without String(format:), which is slow on Linux.
+            guard d.isFinite, abs(d) < 1e12 else { return "null" }
+            let thousandths = Int64((d * 1000).rounded())
+            let sign = thousandths < 0 ? "-" : ""
+            let magnitude = abs(thousandths)
+            let fraction = String(magnitude % 1000)
+            return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
         case .bool(let b): return b ? "true" : "false"
         }
     }

@@ -6,7 +6,7 @@ struct RouteTable: Sendable {
     struct Route: Sendable {
         let method: String
         let segments: [Segment]
-        let operation: Operation
+        let operation: APIOperation
         let access: Access
     }
 
@@ -16,7 +16,7 @@ struct RouteTable: Sendable {
     }
 
     struct Match: Sendable {
-        let operation: Operation
+        let operation: APIOperation
         let access: Access
         let parameters: [String: String]
     }
@@ -28,16 +28,26 @@ struct RouteTable: Sendable {
     }
 
     private(set) var routes: [Route] = []
+    /// Routes without parameters, by "METHOD path": most requests are found with one hash lookup.
+    private var exact: [String: Match] = [:]
 
-    mutating func add(_ method: String, _ path: String, _ operation: Operation, _ access: Access) {
+    mutating func add(_ method: String, _ path: String, _ operation: APIOperation, _ access: Access) {
         let segments = RouteTable.split(path).map { segment -> Segment in
             if segment.hasPrefix("{") && segment.hasSuffix("}") { return .parameter(String(segment.dropFirst().dropLast())) }
             return .literal(segment)
         }
         routes.append(Route(method: method, segments: segments, operation: operation, access: access))
+        if !segments.contains(where: { if case .parameter = $0 { return true } else { return false } }) {
+            let key = method + " /" + RouteTable.split(path).joined(separator: "/")
+            exact[key] = exact[key] ?? Match(operation: operation, access: access, parameters: [:])
+        }
     }
 
     func lookup(method: String, path: String) -> Lookup {
+        if !path.contains("%"), !path.contains("//"), path.utf8.last != UInt8(ascii: "/") || path == "/",
+           let match = exact[(method == "HEAD" ? "GET" : method) + " " + path] {
+            return .matched(match)
+        }
         let parts = RouteTable.split(path)
         var pathMatched = false
         for route in routes where route.segments.count == parts.count {

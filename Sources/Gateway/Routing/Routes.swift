@@ -8,7 +8,7 @@ enum Routes {
 
     /// Legacy v3 `relyingparty` method names (still used by the iOS SDK and pyrebase) and the v1 operation each
     /// one is.
-    static let legacyNames: [(String, Operation)] = [
+    static let legacyNames: [(String, APIOperation)] = [
         ("signupNewUser", .signUp), ("getAccountInfo", .lookup), ("setAccountInfo", .update),
         ("deleteAccount", .delete), ("verifyAssertion", .signInWithIdp),
         ("verifyPassword", .signInWithPassword), ("getOobConfirmationCode", .sendOobCode),
@@ -17,7 +17,7 @@ enum Routes {
 
     static func table(projectId: String, issuerPath: String?, emulator: Bool) -> RouteTable {
         var table = RouteTable()
-        for (method, operation) in [("signUp", Operation.signUp), ("lookup", .lookup), ("update", .update),
+        for (method, operation) in [("signUp", APIOperation.signUp), ("lookup", .lookup), ("update", .update),
                                     ("delete", .delete), ("signInWithIdp", .signInWithIdp),
                                     ("signInWithPassword", .signInWithPassword), ("sendOobCode", .sendOobCode),
                                     ("resetPassword", .resetPassword), ("signInWithEmailLink", .signInWithEmailLink),

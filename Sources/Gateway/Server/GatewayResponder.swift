@@ -15,7 +15,7 @@ struct GatewayResponder: Sendable {
         let started = ContinuousClock.now
         let requestId = Hex.encode(SecureRandom.bytes(count: 8))
         let clientAddress = addresses.resolve(peer: request.remoteAddress, forwardedFor: request.headers["x-forwarded-for"])
-        var operation: Operation?
+        var operation: APIOperation?
         var errorCode: String?
         var response: HTTPResponse
         if request.method == "OPTIONS" {
@@ -64,13 +64,14 @@ struct GatewayResponder: Sendable {
             throw AuthError(.insufficientPermission, "Only authenticated requests can specify target_project_id.")
         default: break
         }
+        // One gateway serves one project: another project's admin path does not exist here.
         if let project = parameters["projectId"], project != services.configuration.projectId {
-            throw AuthError(.configurationNotFound)
+            throw WireError.notFound
         }
         return caller
     }
 
-    private func decodeBody(_ request: HTTPRequest, operation: Operation) throws -> RequestBody {
+    private func decodeBody(_ request: HTTPRequest, operation: APIOperation) throws -> RequestBody {
         guard request.method == "POST" || request.method == "PATCH" else { return .empty }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         if (operation == .token || operation == .actionPageSubmit) && contentType.hasPrefix("application/x-www-form-urlencoded") {

@@ -1,7 +1,7 @@
-/// The handler of every operation. Exhaustive by construction: a new `Operation` case does not compile
+/// The handler of every operation. Exhaustive by construction: a new `APIOperation` case does not compile
 /// until it has a handler here.
 enum OperationTable {
-    static func handler(for operation: Operation) -> OperationHandler {
+    static func handler(for operation: APIOperation) -> OperationHandler {
         switch operation {
         case .signUp: return SignUpHandler.handle
         case .lookup: return AccountHandlers.lookup

@@ -70,11 +70,13 @@ struct RequestBody: Sendable {
         }
     }
 
-    /// A repeated string field; a single string is accepted as a one-element list.
+    /// A repeated string field; a single value is accepted as a one-element list (numbers read as their text,
+    /// as for plain string fields).
     func strings(_ key: String) throws(WireError) -> [String]? {
         switch object[key] {
         case nil, .null?: return nil
         case .string(let s)?: return [s]
+        case .int(let i)?: return [String(i)]
         case .array(let items)?:
             var result: [String] = []
             for item in items {

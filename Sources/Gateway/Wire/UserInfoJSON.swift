@@ -22,7 +22,7 @@ enum UserInfoJSON {
         info["providerUserInfo"] = .array(
             IdentityProjection.providerInfos(user: user, identities: identities).map { .object(render($0)) })
         info["validSince"] = .string(String(user.validSince))
-        if user.disabled { info["disabled"] = true }
+        info["disabled"] = .bool(user.disabled)
         info["createdAt"] = .string(String(user.createdAt))
         info.set("lastLoginAt", user.lastLoginAt.map { String($0) })
         info.set("lastRefreshAt", user.lastRefreshAt.map(rfc3339))
@@ -52,7 +52,11 @@ enum UserInfoJSON {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
+            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(millis, 3))Z"
     }
 }

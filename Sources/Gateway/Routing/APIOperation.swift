@@ -2,7 +2,7 @@
 ///
 /// A test reads the spec's operation ids and compares them with `allCases`, so the code and the contract
 /// cannot drift apart silently.
-enum Operation: String, CaseIterable, Sendable {
+enum APIOperation: String, CaseIterable, Sendable {
     // Identity Toolkit v1, end-user
     case signUp = "identitytoolkit.accounts.signUp"
     case lookup = "identitytoolkit.accounts.lookup"
