@@ -89,3 +89,22 @@ struct MailDeliveryTests {
         #expect(page.headers["location"]?.hasPrefix("https://auth.example.com/finish?x=1&mode=signIn&oobCode=") == true)
     }
 }
+
+@Suite("The background mail sender")
+struct MailSenderTests {
+    @Test("an enqueue wakes the sender at once, and between wake-ups it rests instead of spinning")
+    func wakesAndRests() async throws {
+        let mailer = CapturingMailer()
+        let gw = try await TestGateway.withEmail(mailer: mailer) { $0.email.smtp?.pollSeconds = 3600 }
+        let outbox = gw.app.services.email.outbox
+        let sender = Task { await outbox.run() }
+        while outbox.rounds.load(ordering: .relaxed) < 1 { await Task.yield() }
+        #expect(await gw.sendOobCode(["requestType": "EMAIL_SIGNIN", "email": "a@example.com"]).status == 200)
+        while mailer.sent.isEmpty { await Task.yield() }
+        // One round at start, one for the wake-up, perhaps one more if the wake-up landed mid-round: with an
+        // hour between polls, any more would mean the sender never rests.
+        #expect(outbox.rounds.load(ordering: .relaxed) <= 3)
+        sender.cancel()
+        await sender.value
+    }
+}

@@ -20,11 +20,13 @@ final class MailOutbox: Sendable {
     let delivery: SMTPDelivery?
     let mailer: (any MailSending)?
     private let sender = WorkerPool(name: "smtp", threadCount: 1)
-    private let wakeStream: AsyncStream<Void>
-    private let wakeContinuation: AsyncStream<Void>.Continuation
+    /// The sender's pause between rounds, and whether an enqueue asked it to cut the pause short.
+    private let pause = Mutex<(woken: Bool, sleeper: Task<Void, Never>?)>((false, nil))
     let sent = Atomic<Int>(0)
     let failedAttempts = Atomic<Int>(0)
     let abandoned = Atomic<Int>(0)
+    /// Rounds the background sender has made (each looks at the outbox once).
+    let rounds = Atomic<Int>(0)
 
     init(store: any UserStore, sealer: Sealer, time: any TimeSource, logger: Logger, delivery: SMTPDelivery?,
          mailer: (any MailSending)?) {
@@ -34,7 +36,6 @@ final class MailOutbox: Sendable {
         self.logger = logger
         self.delivery = delivery
         self.mailer = mailer ?? delivery.map { SMTPMailer(settings: $0.server) }
-        (wakeStream, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     var isEnabled: Bool { mailer != nil && delivery != nil }
@@ -56,20 +57,36 @@ final class MailOutbox: Sendable {
         try await store.write { tx in
             try tx.insertOutboxItem(OutboxItem(id: id, kind: Self.kind, payload: payload, nextAttemptAt: now, createdAt: now))
         }
-        wakeContinuation.yield()
+        wake()
+    }
+
+    /// Ends the sender's current pause now, or (if it is busy) makes its next pause end at once.
+    func wake() {
+        let sleeper = pause.withLock { state -> Task<Void, Never>? in
+            guard let sleeper = state.sleeper else {
+                state.woken = true
+                return nil
+            }
+            return sleeper
+        }
+        sleeper?.cancel()
     }
 
     /// Sends until cancelled: wakes on every enqueue and otherwise polls (other instances enqueue too).
     func run() async {
         guard let delivery, isEnabled else { return }
         while !Task.isCancelled {
+            rounds.add(1, ordering: .relaxed)
             _ = await deliverDue()
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { [wakeStream] in for await _ in wakeStream { return } }
-                group.addTask { try? await Task.sleep(for: .seconds(delivery.pollSeconds)) }
-                _ = await group.next()
-                group.cancelAll()
+            let sleeper = Task { _ = try? await Task.sleep(for: .seconds(delivery.pollSeconds)) }
+            let wokenMeanwhile = pause.withLock { state -> Bool in
+                defer { state.woken = false }
+                if !state.woken { state.sleeper = sleeper }
+                return state.woken
             }
+            if wokenMeanwhile { sleeper.cancel() }
+            await withTaskCancellationHandler { await sleeper.value } onCancel: { sleeper.cancel() }
+            pause.withLock { $0.sleeper = nil }
         }
     }
 
@@ -140,7 +157,6 @@ final class MailOutbox: Sendable {
     }
 
     func stop() {
-        wakeContinuation.finish()
         sender.stop()
     }
 }
