@@ -34,6 +34,8 @@ let package = Package(
         // Provider plugins.
         .target(name: "ProviderAnonymous", dependencies: ["AuthCore"], path: "Sources/Providers/Anonymous",
                 swiftSettings: strict),
+        .target(name: "ProviderApple", dependencies: ["AuthCore", "Crypto", "Outbound"], path: "Sources/Providers/Apple",
+                swiftSettings: strict),
         .target(name: "ProviderEmail", dependencies: ["AuthCore", "Crypto"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
 
@@ -41,7 +43,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "Outbound", "Crypto",
-                           "ProviderAnonymous", "ProviderEmail"],
+                           "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound"], swiftSettings: strict),
 
@@ -52,7 +54,9 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking",
-                                                         "ProviderEmail", "Outbound"]),
+                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound"]),
+        .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound"], path: "Tests/AppleTestSupport"),
+        .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound"]),
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto"]),
     ]
 )

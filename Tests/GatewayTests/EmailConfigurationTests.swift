@@ -17,8 +17,7 @@ struct EmailConfigurationTests {
         let config = try load(#"""
         {"email": {"enabled": false, "emailLinkEnabled": false, "improvedEmailPrivacy": true, "recentSignInSeconds": 60,
                    "scrypt": {"n": 1024, "r": 4, "p": 2}, "kdfWorkers": 3, "kdfMaxQueued": 9,
-                   "actionUrl": "https://auth.example.com/__/auth/action", "authorizedDomains": ["app.example.com"],
-                   "appName": "Demo", "templatesDir": "/tmp/t",
+                   "actionUrl": "https://auth.example.com/__/auth/action", "appName": "Demo", "templatesDir": "/tmp/t",
                    "passwordPolicy": {"minLength": 8, "maxLength": 64, "requireDigit": true},
                    "limits": {"signUpsPerIPPerHour": 1, "sendsPerIPPerHour": 2, "sendsPerEmailPerHour": 3,
                               "failedPasswordsPerAccount": 4, "failedPasswordWindowSeconds": 5},
@@ -30,7 +29,7 @@ struct EmailConfigurationTests {
         #expect(config.recentSignInSeconds == 60)
         #expect(config.scrypt.n == 1024 && config.scrypt.r == 4 && config.scrypt.p == 2)
         #expect(config.kdfWorkers == 3 && config.kdfMaxQueued == 9)
-        #expect(config.authorizedDomains == ["app.example.com"] && config.appName == "Demo")
+        #expect(config.appName == "Demo")
         #expect(config.provider.policy.minLength == 8 && config.provider.policy.requireDigit)
         #expect(config.provider.sendsPerEmailPerHour == 3 && config.provider.failedPasswordWindowSeconds == 5)
         #expect(config.smtp?.server == SMTPSettings(url: "smtps://mail.example.com:465", username: "u", password: "p",

@@ -57,8 +57,8 @@ extension TestGateway {
                           _ configure: @escaping (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         let store = InMemoryUserStore()
         try await store.write { tx in try tx.insertSigningKey(SharedSigningKey.record) }
-        return try await make(store: store, email: .init(hasher: hasher, mailer: mailer),
-                              masterKey: SharedSigningKey.masterKey) { config in
+        return try await make(store: store, masterKey: SharedSigningKey.masterKey,
+                              email: .init(hasher: hasher, mailer: mailer)) { config in
             config.email.smtp = SMTPDelivery(server: SMTPSettings(url: "smtp://127.0.0.1:1", security: .none),
                                              fromAddress: "noreply@example.com")
             config.publicURL = "https://auth.example.com"

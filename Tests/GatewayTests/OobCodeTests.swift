@@ -132,7 +132,7 @@ struct OobCodeTests {
 
     @Test("continue URLs must be absolute and on an authorized domain")
     func continueUrls() async throws {
-        let gw = try await TestGateway.withEmail { $0.email.authorizedDomains = ["app.example.org"] }
+        let gw = try await TestGateway.withEmail { $0.authorizedDomains = ["app.example.org"] }
         let base: JSONObject = ["requestType": "EMAIL_SIGNIN", "email": "a@example.com"]
         var body = base
         body["continueUrl"] = "https://evil.example.net/"

@@ -29,7 +29,7 @@ struct SignInWithIdpTests {
         #expect(await gw.post(path, ["requestUri": "localhost", "postBody": "providerId=test.example"]).error == "INVALID_REQUEST_URI")
         #expect(await gw.post(path, ["requestUri": "http://localhost", "postBody": "sub=1"]).error
                 == "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost")
-        #expect(await gw.signInWithIdp(sub: "s", provider: "apple.com").error?.hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID") == true)
+        #expect(await gw.signInWithIdp(sub: "s", provider: "unknown.example").error?.hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID") == true)
         let forged = await gw.post(path, ["requestUri": "http://localhost", "postBody": "providerId=test.example&sub=1&secret=no"])
         #expect(forged.error == "INVALID_IDP_RESPONSE : test credential rejected")
     }
@@ -55,7 +55,8 @@ struct SignInWithIdpTests {
         let gw = try await TestGateway.make()
         let fake = await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", [
             "requestUri": "http://localhost", "postBody": "providerId=apple.com&id_token={\"sub\":\"x\"}"])
-        #expect(fake.error?.hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID") == true)
+        // Apple is registered but off by default: refused before any token is looked at.
+        #expect(fake.error == "OPERATION_NOT_ALLOWED")
         #expect(try await gw.store.read { try $0.userCount() } == 0)
     }
 
@@ -122,6 +123,38 @@ struct SignInWithIdpTests {
         #expect(untrusted["localId"] == holder["localId"] && untrusted["idToken"] == nil)
         #expect(untrusted["verifiedProvider"] == ["test.example"])
         #expect(untrusted["pendingToken"]?.stringValue?.hasPrefix("ghp.") == true)
+    }
+
+    @Test("a vouched-for email takes over an unverified account: earlier identities and sessions are dropped")
+    func takeover() async throws {
+        let gw = try await TestGateway.make(providers: [TestIdentityProvider(), TestIdentityProvider(id: "trusted.example")])
+        let squatter = await gw.signInWithIdp(sub: "squat", email: "victim@example.com", trusted: false)
+        let oldToken = try #require(squatter["idToken"]?.stringValue)
+        gw.time.advance(seconds: 2)
+        let owner = await gw.signInWithIdp(sub: "real", email: "victim@example.com", trusted: true, provider: "trusted.example")
+        #expect(owner["localId"] == squatter["localId"])
+        let info = await gw.lookup(try #require(owner["idToken"]?.stringValue))
+        let user = try #require(info["users"]?.arrayValue?.first)
+        #expect(user["emailVerified"] == true)
+        #expect(user["providerUserInfo"]?.arrayValue?.compactMap { $0["providerId"]?.stringValue } == ["trusted.example"])
+        #expect(await gw.lookup(oldToken).error == "TOKEN_EXPIRED")
+        // The squatter's identity no longer opens the account.
+        let again = await gw.signInWithIdp(sub: "squat", email: "victim@example.com", trusted: false)
+        #expect(again["localId"] != squatter["localId"] || again["needConfirmation"] == true)
+    }
+
+    @Test("a pending token presented for another provider is refused and stays usable")
+    func pendingTokenProviderMismatch() async throws {
+        let gw = try await TestGateway.make()
+        let owner = await gw.signInWithIdp(sub: "taken")
+        let other = await gw.signUpAnonymously()
+        let conflict = await gw.signInWithIdp(sub: "taken", idToken: other["idToken"]?.stringValue, returnIdpCredential: true)
+        let pending = try #require(conflict["pendingToken"]?.stringValue)
+        let path = "\(TestGateway.v1)/accounts:signInWithIdp"
+        let wrong = await gw.post(path, ["requestUri": "http://localhost", "postBody": "providerId=apple.com", "pendingToken": .string(pending)])
+        #expect(wrong.error == "INVALID_PENDING_TOKEN")
+        let right = await gw.post(path, ["requestUri": "http://localhost", "postBody": "providerId=test.example", "pendingToken": .string(pending)])
+        #expect(right["localId"] == owner["localId"])
     }
 
     @Test("autoCreate false never creates a user")

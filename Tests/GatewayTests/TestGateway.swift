@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import HTTP
+import Outbound
 import Storage
 @testable import Gateway
 
@@ -13,7 +14,8 @@ struct TestGateway {
     let store: any UserStore
 
     static func make(store: (any UserStore)? = nil, providers: [any CredentialProvider] = [TestIdentityProvider()],
-                     email: EmailServices.Overrides = .init(), masterKey: SymmetricKey? = nil,
+                     fetcher: any HTTPFetching = OfflineFetcher(), masterKey: SymmetricKey = .generate(),
+                     email: EmailServices.Overrides = .init(),
                      _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         var configuration = GatewayConfiguration()
         configuration.projectId = "test-project"
@@ -22,8 +24,8 @@ struct TestGateway {
         let logs = MemoryLogSink()
         let store = store ?? InMemoryUserStore()
         let app = try await GatewayApp.assemble(
-            configuration: configuration, store: store, sealer: Sealer(masterKey: masterKey ?? SymmetricKey.generate()),
-            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers,
+            configuration: configuration, store: store, sealer: Sealer(masterKey: masterKey),
+            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers, fetcher: fetcher,
             emailOverrides: email)
         app.services.readiness.set(true)
         return TestGateway(app: app, time: time, logs: logs, store: store)

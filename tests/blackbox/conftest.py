@@ -70,3 +70,13 @@ def smtp_sink():
     sink = SmtpSink(free_loopback_port()).start()
     yield sink
     sink.stop()
+
+
+@pytest.fixture
+def apple():
+    """A local stand-in for Apple's endpoints; point a gateway at it with `apple.gateway_config(...)`."""
+    from apple_stand_in import AppleStandIn
+
+    stand_in = AppleStandIn().start()
+    yield stand_in
+    stand_in.stop()

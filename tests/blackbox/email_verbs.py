@@ -15,12 +15,11 @@ CHEAP_SCRYPT = {"n": 1024, "r": 8, "p": 1}
 def email_config(smtp_port: int, **email_overrides) -> dict:
     email = {
         "scrypt": CHEAP_SCRYPT,
-        "authorizedDomains": ["localhost", "127.0.0.1", "app.example.com"],
         "smtp": {"url": f"smtp://127.0.0.1:{smtp_port}", "security": "none", "from": "noreply@example.com",
                  "fromName": "Gatehouse Tests", "timeoutSeconds": 5, "initialBackoffSeconds": 1, "pollSeconds": 0.2},
     }
     email.update(email_overrides)
-    return {"email": email}
+    return {"email": email, "authorizedDomains": ["localhost", "127.0.0.1", "app.example.com"]}
 
 
 def sign_up(gw, address: str, password: str = "secret123") -> dict:

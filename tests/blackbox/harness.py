@@ -115,9 +115,11 @@ class Gateway:
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + READY_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+            exit_status = self.process.poll()
+            if exit_status is not None:
+                self.process = None
                 raise AssertionError(
-                    f"gateway exited with {self.process.returncode} before /readyz answered 200:\n"
+                    f"gateway exited with {exit_status} before /readyz answered 200:\n"
                     f"{self.stderr_path.read_text(errors='replace')}\n{self.stdout_path.read_text(errors='replace')}"
                 )
             try:

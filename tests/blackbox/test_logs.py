@@ -8,7 +8,7 @@ import re
 
 from verbs import lookup, refresh, sign_up_anonymously
 
-REQUEST_ID_KEY = re.compile(r"^(request[_-]?id|req[_-]?id|rid)$", re.IGNORECASE)
+REQUEST_ID_KEY = re.compile(r"^(request[._-]?id|req[._-]?id|rid)$", re.IGNORECASE)
 
 
 def master_key_spellings(data_dir) -> set[str]:

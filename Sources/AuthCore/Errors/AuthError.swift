@@ -66,6 +66,7 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidPendingToken = "INVALID_PENDING_TOKEN"
         case federatedUserIdAlreadyLinked = "FEDERATED_USER_ID_ALREADY_LINKED"
         case providerAlreadyLinked = "PROVIDER_ALREADY_LINKED"
+        case invalidProviderId = "INVALID_PROVIDER_ID"
         // Out-of-band codes
         case missingReqType = "MISSING_REQ_TYPE"
         case missingOobCode = "MISSING_OOB_CODE"
@@ -73,8 +74,9 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case expiredOobCode = "EXPIRED_OOB_CODE"
         case invalidContinueUri = "INVALID_CONTINUE_URI"
         case unauthorizedDomain = "UNAUTHORIZED_DOMAIN"
-        case missingNewEmail = "MISSING_NEW_EMAIL"
+        // createAuthUri and the redirect flow
         case missingContinueUri = "MISSING_CONTINUE_URI"
+        case missingNewEmail = "MISSING_NEW_EMAIL"
         // Email provider
         case passwordLoginDisabled = "PASSWORD_LOGIN_DISABLED"
         case missingIdentifier = "MISSING_IDENTIFIER"

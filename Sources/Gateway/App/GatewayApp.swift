@@ -34,6 +34,7 @@ public final class GatewayApp: Sendable {
     /// Wires the gateway around an already opened store (tests use an in-memory store and a manual clock).
     static func assemble(configuration: GatewayConfiguration, store: any UserStore, sealer: Sealer, logger: Logger,
                          time: any TimeSource, extraProviders: [any CredentialProvider] = [],
+                         fetcher: any HTTPFetching = CurlHTTPClient(),
                          emailOverrides: EmailServices.Overrides = .init()) async throws -> GatewayApp {
         let ring = KeyRing()
         let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
@@ -44,7 +45,9 @@ public final class GatewayApp: Sendable {
         let services = GatewayServices(
             configuration: configuration, store: store,
             sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
-            providers: ProviderRegistry(ProviderRegistrations.make(configuration, time: time) + [email.provider] + extraProviders),
+            providers: ProviderRegistry(try ProviderRegistrations.make(configuration, time: time, store: store,
+                                                                       fetcher: fetcher, logger: logger)
+                                        + [email.provider] + extraProviders),
             time: time, logger: logger, readiness: Readiness(),
             projectSettings: ProjectSettings(store: store, defaults: configuration),
             linking: LinkingService(store: store, sealer: sealer, time: time),
@@ -95,6 +98,7 @@ public final class GatewayApp: Sendable {
         ])
         let reload = Task { [services, keys] in await BackgroundJobs.keyReloadLoop(services, keys: keys) }
         let cleanup = Task { [services] in await BackgroundJobs.anonymousCleanupLoop(services) }
+        let revocations = Task { [services] in await ProviderRevocations.loop(services) }
         let mail = Task { [services] in await services.email.outbox.run() }
         let signal = await SignalWaiter.waitForTermination()
         services.logger.info("shutting down", [("signal", .int(Int64(signal)))])
@@ -102,6 +106,7 @@ public final class GatewayApp: Sendable {
         await server.shutdown(gracePeriod: .seconds(10))
         reload.cancel()
         cleanup.cancel()
+        revocations.cancel()
         // Not awaited: a send in progress may take up to the SMTP timeout; an unfinished item stays leased
         // in the outbox and is sent after the lease ends (by this or another instance).
         mail.cancel()
@@ -110,6 +115,7 @@ public final class GatewayApp: Sendable {
         // Let the jobs finish what they are doing before the store goes away.
         await reload.value
         await cleanup.value
+        await revocations.value
         await services.store.close()
         services.logger.info("stopped")
     }

@@ -1,12 +1,19 @@
 import AuthCore
+import Outbound
 import ProviderAnonymous
+import ProviderApple
+import Storage
 
 /// The registration table: the one place that knows every provider plugin. Adding a provider is one line
 /// here (plus its module and tests).
 enum ProviderRegistrations {
-    static func make(_ configuration: GatewayConfiguration, time: any TimeSource) -> [any CredentialProvider] {
+    static func make(_ configuration: GatewayConfiguration, time: any TimeSource, store: any UserStore,
+                     fetcher: any HTTPFetching, logger: Logger) throws -> [any CredentialProvider] {
         [
             AnonymousProvider(configuration: configuration.anonymous, time: time),
+            try AppleProvider(configuration: configuration.apple, fetcher: fetcher,
+                              ledger: StoreNonceLedger(store: store, kind: "apple.nonce", time: time), time: time,
+                              report: { message, detail in logger.warning(message, [("detail", .string(detail))]) }),
         ]
     }
 }

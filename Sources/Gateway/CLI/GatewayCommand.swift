@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import HTTP
 import StorageSQLite
 
 /// The `gateway` command: `serve`, `keys rotate`, `keys list`, `backup FILE`.
@@ -22,6 +23,8 @@ public enum GatewayCommand {
             let configuration = try ConfigurationLoader.load(flags: arguments.flags, environment: environment)
             switch words {
             case ["serve"]:
+                // Before anything starts threads: from now on SIGTERM/SIGINT start a drain and are never lost.
+                SignalWaiter.install()
                 let app = try await GatewayApp.make(configuration: configuration, environment: environment,
                                                     logger: Logger(minimumLevel: configuration.logLevel))
                 if configuration.emulator {

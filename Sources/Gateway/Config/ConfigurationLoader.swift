@@ -29,7 +29,7 @@ public enum ConfigurationLoader {
     static func apply(file o: JSONObject, to c: inout GatewayConfiguration) throws {
         let known: Set = ["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
                           "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "anonymous", "http",
-                          "logLevel", "emulator", "signIn", "email"]
+                          "logLevel", "emulator", "signIn", "apple", "authorizedDomains", "email"]
         if let unknown = o.keys.first(where: { !known.contains($0) }) { throw Failure("unknown config key \"\(unknown)\"") }
         let r = FieldReader(object: o, path: "")
         c.projectId = try r.string("projectId") ?? c.projectId
@@ -48,6 +48,8 @@ public enum ConfigurationLoader {
         if let signIn = try r.object("signIn") {
             c.allowDuplicateEmails = try signIn.bool("allowDuplicateEmails") ?? c.allowDuplicateEmails
         }
+        c.authorizedDomains = try r.strings("authorizedDomains") ?? c.authorizedDomains
+        if let apple = try r.object("apple") { try applyApple(apple, to: &c.apple) }
         if let email = try r.object("email") { try EmailSettingsLoader.apply(email, to: &c.email) }
         if let tokens = try r.object("tokens") {
             c.idTokenLifetimeSeconds = try tokens.int64("idTokenLifetimeSeconds") ?? c.idTokenLifetimeSeconds
@@ -84,6 +86,7 @@ public enum ConfigurationLoader {
         if let v = e["GATEHOUSE_API_KEYS"] { c.apiKeys = list(v) }
         if let v = e["GATEHOUSE_ADMIN_TOKENS"] { c.adminTokens = list(v) }
         if let v = e["GATEHOUSE_LOG_LEVEL"] { c.logLevel = try parseLogLevel(v) }
+        if let v = e["GATEHOUSE_APPLE_PRIVATE_KEY"], !v.isEmpty { c.apple.privateKeyPEM = v }
     }
 
     static func apply(flags f: [String: String], to c: inout GatewayConfiguration) throws {
@@ -107,6 +110,7 @@ public enum ConfigurationLoader {
         if c.adminTokens.contains(where: { $0.utf8.count < 16 }) {
             throw Failure("adminTokens must be at least 16 characters (they are passwords)")
         }
+        if let problem = c.apple.problem { throw Failure(problem) }
     }
 
     static func integer(_ text: String, _ name: String) throws -> Int {

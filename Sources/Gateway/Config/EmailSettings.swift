@@ -18,9 +18,6 @@ public struct EmailSettings: Sendable, Equatable {
     public var kdfMaxQueued = 0
     /// Where action links point (the gateway's `/__/auth/action`); default from `publicUrl` or host/port.
     public var actionUrl: String?
-    /// Hosts a `continueUrl` may point to (`UNAUTHORIZED_DOMAIN` otherwise); the hosts of `publicUrl` and
-    /// `actionUrl` are always allowed.
-    public var authorizedDomains = ["localhost", "127.0.0.1"]
     /// The product name in emails; default the project id.
     public var appName: String?
     /// Template override directory; default `<dataDir>/templates`.

@@ -4,7 +4,7 @@ import ProviderEmail
 /// Reads the `email` section of the config file (every key is listed in the README).
 enum EmailSettingsLoader {
     static let known: Set = ["enabled", "emailLinkEnabled", "passwordPolicy", "limits", "improvedEmailPrivacy",
-                             "recentSignInSeconds", "scrypt", "kdfWorkers", "kdfMaxQueued", "actionUrl", "authorizedDomains", "appName",
+                             "recentSignInSeconds", "scrypt", "kdfWorkers", "kdfMaxQueued", "actionUrl", "appName",
                              "templatesDir", "smtp"]
 
     static func apply(_ r: FieldReader, to e: inout EmailSettings) throws {
@@ -18,7 +18,6 @@ enum EmailSettingsLoader {
         e.kdfWorkers = try r.int("kdfWorkers") ?? e.kdfWorkers
         e.kdfMaxQueued = try r.int("kdfMaxQueued") ?? e.kdfMaxQueued
         e.actionUrl = try r.string("actionUrl") ?? e.actionUrl
-        e.authorizedDomains = try r.strings("authorizedDomains") ?? e.authorizedDomains
         e.appName = try r.string("appName") ?? e.appName
         e.templatesDirectory = try r.string("templatesDir") ?? e.templatesDirectory
         if let p = try r.object("passwordPolicy") {

@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderAnonymous
+import ProviderApple
 
 /// Everything an operator can set. Defaults give a working single-machine gateway on 127.0.0.1:9099 with an
 /// embedded SQLite file and generated keys. Every key is documented in the README's configuration table.
@@ -30,8 +31,12 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// Firebase's "allow multiple accounts with the same email" (default off: one account per email). The
     /// admin config API can change it at run time; this is the default until it does.
     public var allowDuplicateEmails = false
+    /// Hosts (and their subdomains) a redirect sign-in may return the user to (`continueUri`).
+    public var authorizedDomains = ["localhost"]
     public var anonymous = AnonymousProvider.Configuration()
     public var anonymousCleanup = AnonymousCleanupSettings()
+    /// Sign in with Apple (the `apple` section).
+    public var apple = AppleConfiguration()
     public var http = HTTPSettings()
     /// Email/password accounts, email links and mail delivery.
     public var email = EmailSettings()

@@ -9,7 +9,8 @@ import ProviderEmail
 struct ActionLinks: Sendable {
     /// The action page URL, e.g. `https://auth.example.com/__/auth/action`.
     let actionUrl: String
-    /// Hosts a continue URL may point to.
+    /// Hosts (and their subdomains) a continue URL may point to: the project's `authorizedDomains` plus the
+    /// gateway's own public and action hosts.
     let authorizedDomains: Set<String>
     /// Emulator mode accepts any continue URL (as the Firebase emulator does).
     let checkDomains: Bool
@@ -20,7 +21,7 @@ struct ActionLinks: Sendable {
         let base = configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
             ?? "http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(configuration.port)"
         actionUrl = settings.actionUrl ?? base + Self.path
-        var domains = Set(settings.authorizedDomains.map { $0.lowercased() })
+        var domains = Set(configuration.authorizedDomains.map { $0.lowercased() })
         for url in [configuration.publicURL, settings.actionUrl].compactMap({ $0 }) {
             if let host = URLComponents(string: url)?.host?.lowercased() { domains.insert(host) }
         }
@@ -43,7 +44,8 @@ struct ActionLinks: Sendable {
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
             throw AuthError(.invalidContinueUri)
         }
-        if checkDomains && !authorizedDomains.contains(host.lowercased()) {
+        let lowered = host.lowercased()
+        if checkDomains && !authorizedDomains.contains(where: { lowered == $0 || lowered.hasSuffix("." + $0) }) {
             throw AuthError(.unauthorizedDomain, "Domain not allowlisted by project")
         }
         return text

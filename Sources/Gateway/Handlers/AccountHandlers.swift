@@ -49,13 +49,13 @@ enum AccountHandlers {
         let session = try await services.sessions.authenticate(idToken: context.body.string("idToken"))
         try RecentSignIn.require(session, windowSeconds: services.configuration.email.recentSignInSeconds,
                                  now: services.time.nowSeconds)
-        _ = try await services.store.write { tx in try tx.deleteUser(localId: session.user.localId) }
+        _ = try await services.store.write { tx in try ProviderRevocations.deleteUser(session.user.localId, services, tx) }
         return .json(["kind": "identitytoolkit#DeleteAccountResponse"])
     }
 
     static func adminDelete(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         guard let localId = try context.body.string("localId"), !localId.isEmpty else { throw AuthError(.missingLocalId) }
-        let deleted = try await services.store.write { tx in try tx.deleteUser(localId: localId) }
+        let deleted = try await services.store.write { tx in try ProviderRevocations.deleteUser(localId, services, tx) }
         guard deleted else { throw AuthError.userNotFound }
         return .json(["kind": "identitytoolkit#DeleteAccountResponse"])
     }

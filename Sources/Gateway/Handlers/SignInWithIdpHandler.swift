@@ -48,11 +48,10 @@ enum SignInWithIdpHandler {
     static func verifiedIdentity(_ request: IdpRequest, _ services: GatewayServices,
                                  _ context: OperationContext) async throws -> VerifiedIdentity {
         if let pendingToken = request.pendingToken {
-            let identity = try await services.pendingCredentials.take(pendingToken)
-            if let provider = request.providerId, provider != identity.providerId.rawValue {
-                throw AuthError(.invalidPendingToken)
-            }
-            return identity
+            return try await services.pendingCredentials.take(pendingToken, expectedProvider: request.providerId)
+        }
+        if let sessionId = request.sessionId, request.parameters["state"] != nil {
+            return try await RedirectCompletion.verify(request, sessionId: sessionId, services, context)
         }
         guard let providerId = request.providerId else { throw request.unknownCredentialError }
         let assertion = ProviderAssertion(parameters: request.parameters, requestUri: request.requestUri)

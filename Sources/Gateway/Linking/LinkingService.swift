@@ -69,10 +69,15 @@ struct LinkingService: Sendable {
             Self.merge(identity, into: &user, takeOver: takeOver, policy: policy, now: now)
             if takeOver {
                 // The address was never proven by whoever registered it: a provider that vouches for it now
-                // takes the account over; the unproven password goes, and sessions made with it are revoked.
+                // takes the account over. Everything that could belong to someone else goes — the password,
+                // the phone number and every identity linked so far (none of them vouched for the email, or it
+                // would be verified) — and sessions made with them are revoked.
                 user.password = nil
                 user.phoneNumber = nil
                 user.validSince = now / 1000
+                for linked in try tx.identities(localId: localId) {
+                    _ = try tx.deleteIdentity(localId: localId, providerId: linked.providerId)
+                }
             }
             try tx.updateUser(user)
             try tx.insertIdentity(record(identity, localId: localId, now: now))

@@ -34,16 +34,23 @@ struct PendingCredentials: Sendable {
     }
 
     /// Consumes the token and returns its identity; `INVALID_PENDING_TOKEN` if it is unknown, used, expired,
-    /// or belongs to another project.
-    func take(_ token: String) async throws -> VerifiedIdentity {
+    /// belongs to another project, or stands for another provider than `expectedProvider` (such a request
+    /// leaves the token unused, so the client can retry correctly).
+    func take(_ token: String, expectedProvider: String? = nil) async throws -> VerifiedIdentity {
         guard token.hasPrefix(Self.prefix), token.utf8.count < 200 else { throw AuthError(.invalidPendingToken) }
         let hash = SHA256.hash(token)
-        let record = try await store.write { tx in try tx.takeOneTimeToken(kind: Self.kind, hash: hash) }
-        guard let record, record.expiresAt > time.nowMilliseconds,
-              case .object(let payload)? = try? JSONParser.parse(record.payload),
-              payload["projectId"]?.stringValue == projectId,
-              let identity = IdentityCoding.decode(payload, sealer: sealer)
-        else { throw AuthError(.invalidPendingToken) }
+        let now = time.nowMilliseconds
+        let identity: VerifiedIdentity? = try await store.write { [projectId, sealer] tx in
+            guard let record = try tx.oneTimeToken(kind: Self.kind, hash: hash), record.expiresAt > now,
+                  case .object(let payload)? = try? JSONParser.parse(record.payload),
+                  payload["projectId"]?.stringValue == projectId,
+                  let identity = IdentityCoding.decode(payload, sealer: sealer)
+            else { return nil }
+            if let expectedProvider, expectedProvider != identity.providerId.rawValue { return nil }
+            guard try tx.takeOneTimeToken(kind: Self.kind, hash: hash) != nil else { return nil }
+            return identity
+        }
+        guard let identity else { throw AuthError(.invalidPendingToken) }
         return identity
     }
 }

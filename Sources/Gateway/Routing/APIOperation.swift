@@ -14,6 +14,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     case resetPassword = "identitytoolkit.accounts.resetPassword"
     case signInWithEmailLink = "identitytoolkit.accounts.signInWithEmailLink"
     case createAuthUri = "identitytoolkit.accounts.createAuthUri"
+    // Identity Toolkit v2, end-user
+    case revokeToken = "identitytoolkit.accounts.revokeToken"
     // Identity Toolkit v1, admin
     case adminLookup = "identitytoolkit.projects.accounts.lookup"
     case adminDelete = "identitytoolkit.projects.accounts.delete"
@@ -37,6 +39,9 @@ enum APIOperation: String, CaseIterable, Sendable {
     case jwks = "gatehouse.publicKeys.jwks"
     case openIDConfiguration = "gatehouse.openidConfiguration"
     case issuerOpenIDConfiguration = "gatehouse.issuerOpenidConfiguration"
+    // Federated sign-in plumbing: the redirect flow's return URL and Apple's server-to-server events
+    case authHandler = "gatehouse.auth.handler"
+    case appleNotifications = "gatehouse.apple.notifications"
     // Operations
     case status = "gatehouse.status"
     case healthz = "gatehouse.healthz"

@@ -41,6 +41,9 @@ enum Routes {
             table.add("DELETE", "/emulator/v1/projects/{projectId}/accounts", .emulatorDeleteAccounts, .open)
             table.add("GET", "/emulator/v1/projects/{projectId}/oobCodes", .emulatorOobCodes, .open)
         }
+        table.add("POST", "/identitytoolkit.googleapis.com/v2/accounts:revokeToken", .revokeToken, .apiKey)
+        table.add("POST", "/__/auth/handler", .authHandler, .open)
+        table.add("POST", "/gatehouse/v1/apple/notifications", .appleNotifications, .open)
         table.add("POST", "/securetoken.googleapis.com/v1/token", .token, .apiKey)
         table.add("GET", x509Path, .x509Keys, .open)
         table.add("GET", jwksPath, .jwks, .open)

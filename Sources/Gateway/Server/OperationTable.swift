@@ -14,10 +14,13 @@ enum OperationTable {
         case .sendOobCode, .adminSendOobCode: return SendOobCodeHandler.handle
         case .resetPassword: return ResetPasswordHandler.handle
         case .signInWithEmailLink: return EmailLinkSignInHandler.handle
-        case .createAuthUri: return CreateAuthUriHandler.handle
         case .actionPage: return ActionPageHandler.show
         case .actionPageSubmit: return ActionPageHandler.submit
         case .emulatorOobCodes: return EmulatorOobCodesHandler.handle
+        case .createAuthUri: return FederatedAuthUri.handle
+        case .revokeToken: return RevokeTokenHandler.handle
+        case .authHandler: return AuthHandlerEndpoint.handle
+        case .appleNotifications: return AppleNotificationHandler.handle
         case .getProjectConfig, .emulatorGetConfig: return ProjectConfigHandlers.get
         case .updateProjectConfig, .emulatorUpdateConfig: return ProjectConfigHandlers.update
         case .emulatorDeleteAccounts: return ProjectConfigHandlers.deleteAllAccounts

@@ -1,0 +1,54 @@
+import AuthCore
+import Crypto
+import Foundation
+
+/// `accounts:createAuthUri` with a `providerId`: starts a redirect sign-in for any provider that supports it
+/// (`RedirectSignIn`) and answers Firebase's `{authUri, providerId, sessionId}`. Without a `providerId` it is
+/// the email lookup (`fetchSignInMethodsForEmail`), answered by `SignInMethodsLookup`.
+enum FederatedAuthUri {
+    /// The gateway's return URL that providers post back to (register it at the provider).
+    static let handlerPath = "/__/auth/handler"
+
+    static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
+        let body = context.body
+        guard let providerId = try body.string("providerId")?.lowercased(), !providerId.isEmpty else {
+            return try await SignInMethodsLookup.handle(services, context)
+        }
+        guard let provider = services.providers.provider(ProviderID(providerId), as: (any RedirectSignIn).self) else {
+            throw AuthError(.invalidProviderId, "The redirect flow is not available for \(providerId)")
+        }
+        try provider.requireEnabled()
+        let continueUri = try AuthorizedDomains.checkedContinueUri(try body.string("continueUri"), services.configuration)
+        let redirectUri = PublicKeyHandlers.publicBaseURL(services.configuration, context.request) + handlerPath
+        let state = SecureRandom.token(byteCount: 24)
+        let rawNonce = SecureRandom.alphanumeric(length: 32)
+        var custom: [String: String] = [:]
+        for (key, value) in body.object["customParameter"]?.objectValue ?? JSONObject() {
+            if let text = value.stringValue { custom[key] = text }
+        }
+        let scopes = (try body.string("oauthScope") ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        let authUri = try provider.authorizationURL(redirectUri: redirectUri, state: state, rawNonce: rawNonce,
+                                                    scopes: scopes, customParameters: custom)
+        let sessions = RedirectSessions(store: services.store, time: services.time, projectId: services.configuration.projectId)
+        let sessionId = try await sessions.open(.init(providerId: providerId, state: state, rawNonce: rawNonce,
+                                                      redirectUri: redirectUri, continueUri: continueUri))
+        return .json(["kind": "identitytoolkit#CreateAuthUriResponse", "authUri": .string(authUri),
+                      "providerId": .string(providerId), "sessionId": .string(sessionId)])
+    }
+}
+
+/// Where a redirect flow (and, later, action links) may send the user back to: hosts on the configured list,
+/// so the gateway cannot be used as an open redirector that hands codes and tokens to a stranger's site.
+enum AuthorizedDomains {
+    static func checkedContinueUri(_ text: String?, _ configuration: GatewayConfiguration) throws -> String {
+        guard let text, !text.isEmpty else { throw AuthError(.missingContinueUri) }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host?.lowercased(), !host.isEmpty
+        else { throw AuthError(.invalidContinueUri) }
+        let allowed = configuration.authorizedDomains.map { $0.lowercased() }
+        guard allowed.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
+            throw AuthError(.unauthorizedDomain, "Domain not allowlisted by project")
+        }
+        return text
+    }
+}

@@ -1,0 +1,83 @@
+import AuthCore
+import Crypto
+import Outbound
+
+/// Sign in with Apple: verifies Apple identity tokens for `signInWithIdp`, exchanges authorization codes for the
+/// refresh token account deletion must revoke, revokes tokens, and runs Apple's web/Android redirect flow.
+///
+/// Apple is a trusted email provider, except for private relay addresses, which are kept but never link
+/// accounts by email.
+public struct AppleProvider: AssertionVerifier, TokenRevoker, RedirectSignIn {
+    /// Reports something an operator should see in the logs: a constant message and a non-secret detail.
+    public typealias Reporter = @Sendable (_ message: StaticString, _ detail: String) -> Void
+
+    public let configuration: AppleConfiguration
+    let verifier: AppleTokenVerifier
+    let tokens: AppleTokenClient?
+    let report: Reporter
+
+    /// Throws a readable error when the configured .p8 key cannot be read as a P-256 key.
+    public init(configuration: AppleConfiguration, fetcher: any HTTPFetching, ledger: any NonceLedger,
+                time: any TimeSource, report: @escaping Reporter = { _, _ in }) throws {
+        self.configuration = configuration
+        let keys = AppleKeySet(baseURL: configuration.baseURL, fetcher: fetcher, time: time,
+                               refreshIntervalSeconds: configuration.keyRefreshIntervalSeconds)
+        self.verifier = AppleTokenVerifier(configuration: configuration, keys: keys, ledger: ledger, time: time)
+        if configuration.canCallTokenEndpoint, let team = configuration.teamId, let kid = configuration.keyId,
+           let pem = configuration.privateKeyPEM {
+            let secret = try AppleClientSecret(teamId: team, keyId: kid, privateKeyPEM: pem, time: time)
+            self.tokens = AppleTokenClient(baseURL: configuration.baseURL, secret: secret, fetcher: fetcher)
+        } else {
+            self.tokens = nil
+        }
+        self.report = report
+    }
+
+    public var id: ProviderID { .apple }
+    public var isEnabled: Bool { configuration.enabled }
+
+    public func verify(_ assertion: ProviderAssertion, context: RequestContext) async throws -> VerifiedIdentity {
+        try requireEnabled()
+        guard let idToken = assertion["id_token"], !idToken.isEmpty else {
+            throw AuthError(.invalidIdpResponse, "id_token is missing; Apple sign-in needs the identity token")
+        }
+        let token = try await verifier.verify(idToken, rawNonce: assertion["nonce"])
+        var secrets: [String: String] = [:]
+        if let code = assertion["code"], !code.isEmpty {
+            secrets = await refreshTokenSecrets(code: code, clientId: token.audience, redirectUri: nil, subject: token.subject)
+        }
+        return identity(token, idToken: idToken, userParameter: assertion["user"], secrets: secrets)
+    }
+
+    func identity(_ token: AppleIdentityToken, idToken: String, userParameter: String?,
+                  secrets: [String: String]) -> VerifiedIdentity {
+        VerifiedIdentity(providerId: .apple, subject: token.subject, email: AppleProfile.email(of: token),
+                         displayName: AppleProfile.displayName(fromUserParameter: userParameter), photoUrl: nil,
+                         rawUserInfo: JSONSerializer.string(.object(token.claims)),
+                         echoedCredential: ["oauthIdToken": idToken], secrets: secrets)
+    }
+
+    /// Exchanges the code for Apple's refresh token. A failure never fails the sign-in (the identity token was
+    /// already verified); it only means this account cannot be revoked at Apple, which is logged.
+    func refreshTokenSecrets(code: String, clientId: String, redirectUri: String?, subject: String) async -> [String: String] {
+        guard let tokens else { return [:] }
+        do {
+            let result = try await tokens.exchange(code: code, clientId: clientId, redirectUri: redirectUri)
+            if let exchanged = result.idToken, let sub = Self.unverifiedSubject(exchanged), sub != subject {
+                report("apple code belongs to another user; refresh token discarded", clientId)
+                return [:]
+            }
+            guard let refreshToken = result.refreshToken else { return [:] }
+            return ["refreshToken": refreshToken, "clientId": clientId]
+        } catch {
+            report("apple code exchange failed", "\(error)")
+            return [:]
+        }
+    }
+
+    /// The `sub` of a token received straight from Apple over TLS (only compared, never trusted for sign-in).
+    static func unverifiedSubject(_ compact: String) -> String? {
+        guard let jws = try? CompactJWS(parsing: compact) else { return nil }
+        return (try? JSONParser.parse(jws.payloadBytes))?["sub"]?.stringValue
+    }
+}

@@ -1,0 +1,90 @@
+import AppleTestSupport
+import AuthCore
+import Testing
+@testable import Gateway
+
+@Suite("Apple server-to-server notifications", .serialized)
+struct AppleNotificationTests {
+    let apple = FakeApple()
+    static let path = "/gatehouse/v1/apple/notifications"
+
+    func event(_ gw: TestGateway, type: String, sub: String = "apple-sub-1", jti: String = "jti-1",
+               aud: String = FakeApple.bundleId, kid: String = "k1", iss: String = "https://appleid.apple.com") -> JSONValue {
+        let events = JSONSerializer.string(["type": .string(type), "sub": .string(sub),
+                                            "event_time": .int(gw.time.nowMilliseconds), "is_private_email": "true"])
+        let now = gw.time.nowSeconds
+        let claims: JSONObject = ["iss": .string(iss), "aud": .string(aud), "iat": .int(now),
+                                  "exp": .int(now + 300), "jti": .string(jti), "events": .string(events)]
+        return ["payload": .string(FakeApple.sign(claims, kid: kid))]
+    }
+
+    func user(_ gw: TestGateway, _ localId: String?) async throws -> UserRecord? {
+        try await gw.store.read { try $0.user(localId: localId ?? "") }
+    }
+
+    @Test("consent-revoked unlinks Apple and ends the user's sessions")
+    func consentRevoked() async throws {
+        let gw = try await TestGateway.withApple(apple)
+        let anonymous = await gw.signUpAnonymously()
+        let linked = await gw.signInWithApple(idToken: anonymous["idToken"]?.stringValue)
+        gw.time.advance(seconds: 1)
+        #expect(await gw.post(Self.path, event(gw, type: "consent-revoked"), key: nil).status == 200)
+        let identities = try await gw.store.read { try $0.identities(localId: linked["localId"]?.stringValue ?? "") }
+        #expect(identities.isEmpty)
+        #expect(try await user(gw, linked["localId"]?.stringValue) != nil, "the account stays")
+        #expect(await gw.refresh(linked["refreshToken"]?.stringValue ?? "").error != nil)
+        #expect(await gw.lookup(linked["idToken"]?.stringValue ?? "").error != nil)
+    }
+
+    @Test("account-delete deletes a user with no other sign-in method, and only unlinks one that has another")
+    func accountDelete() async throws {
+        let gw = try await TestGateway.withApple(apple)
+        let onlyApple = await gw.signInWithApple(sub: "only-apple")
+        #expect(await gw.post(Self.path, event(gw, type: "account-delete", sub: "only-apple", jti: "a1"), key: nil).status == 200)
+        #expect(try await user(gw, onlyApple["localId"]?.stringValue) == nil)
+
+        let other = await gw.signInWithIdp(sub: "t-keep")
+        _ = await gw.signInWithApple(sub: "apple-keep", idToken: other["idToken"]?.stringValue)
+        #expect(await gw.post(Self.path, event(gw, type: "account-deleted", sub: "apple-keep", jti: "a2"), key: nil).status == 200)
+        let kept = try await gw.store.read { try $0.identities(localId: other["localId"]?.stringValue ?? "") }
+        #expect(kept.map(\.providerId) == ["test.example"])
+    }
+
+    @Test("email-disabled and email-enabled are recorded; unknown types are acknowledged")
+    func emailForwarding() async throws {
+        let gw = try await TestGateway.withApple(apple)
+        let setting = { try await gw.store.read { try $0.setting("apple.emailForwarding.apple-sub-1") } }
+        #expect(await gw.post(Self.path, event(gw, type: "email-disabled", jti: "e1"), key: nil).status == 200)
+        #expect(try await setting() == "disabled")
+        #expect(await gw.post(Self.path, event(gw, type: "email-enabled", jti: "e2"), key: nil).status == 200)
+        #expect(try await setting() == nil)
+        #expect(await gw.post(Self.path, event(gw, type: "something-new", jti: "e3"), key: nil).status == 200)
+    }
+
+    @Test("a repeated jti is applied once")
+    func idempotent() async throws {
+        let gw = try await TestGateway.withApple(apple)
+        let disabled = event(gw, type: "email-disabled", jti: "same")
+        #expect(await gw.post(Self.path, disabled, key: nil).status == 200)
+        #expect(await gw.post(Self.path, event(gw, type: "email-enabled", jti: "e-other"), key: nil).status == 200)
+        #expect(await gw.post(Self.path, disabled, key: nil).status == 200)
+        #expect(try await gw.store.read { try $0.setting("apple.emailForwarding.apple-sub-1") } == nil,
+                "the replayed email-disabled changed nothing")
+        #expect(gw.logs.contents.contains { $0.contains("duplicate") })
+    }
+
+    @Test("forged, foreign and expired events are refused")
+    func refused() async throws {
+        let gw = try await TestGateway.withApple(apple)
+        #expect(await gw.post(Self.path, event(gw, type: "consent-revoked", kid: "nope"), key: nil).error?
+                .hasPrefix("INVALID_IDP_RESPONSE") == true)
+        #expect(await gw.post(Self.path, event(gw, type: "consent-revoked", aud: "com.other"), key: nil).error
+                == "INVALID_IDP_RESPONSE : notification audience is not a configured bundle ID or Services ID")
+        #expect(await gw.post(Self.path, event(gw, type: "consent-revoked", iss: "https://evil.example"), key: nil).error
+                == "INVALID_IDP_RESPONSE : notification issuer is not Apple")
+        let old = event(gw, type: "consent-revoked", jti: "late")
+        gw.time.advance(seconds: 400)
+        #expect(await gw.post(Self.path, old, key: nil).error == "INVALID_IDP_RESPONSE : notification has expired")
+        #expect(await gw.post(Self.path, ["payload": "not-a-jws"], key: nil).status == 400)
+    }
+}
