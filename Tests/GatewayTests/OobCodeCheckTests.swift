@@ -84,4 +84,17 @@ struct OobCodeCheckTests {
         let off = try await TestGateway.withEmail { $0.email.provider.emailLinkEnabled = false }
         #expect(await off.sendOobCode(["requestType": "EMAIL_SIGNIN", "email": "a@b.co"]).error == "OPERATION_NOT_ALLOWED")
     }
+
+    @Test("a password reset keeps the account's linked identities")
+    func resetKeepsIdentities() async throws {
+        let gw = try await TestGateway.withEmail()
+        let token = await gw.signUp("ada@example.com", "secret1")["idToken"]?.stringValue ?? ""
+        #expect(await gw.signInWithIdp(sub: "ada-idp", idToken: token).status == 200)
+        let code = await link(gw, ["requestType": "PASSWORD_RESET", "email": "ada@example.com"])
+        #expect(await gw.post("\(v1)/accounts:resetPassword", ["oobCode": .string(code), "newPassword": "secret2"]).status == 200)
+        let fresh = await gw.signIn("ada@example.com", "secret2")["idToken"]?.stringValue ?? ""
+        let providers = await gw.lookup(fresh)["users"]?.arrayValue?.first?["providerUserInfo"]?.arrayValue?
+            .compactMap { $0["providerId"]?.stringValue }
+        #expect(providers?.sorted() == ["password", "test.example"])
+    }
 }
