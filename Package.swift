@@ -36,12 +36,14 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "ProviderApple", dependencies: ["AuthCore", "Crypto", "Outbound"], path: "Sources/Providers/Apple",
                 swiftSettings: strict),
+        .target(name: "ProviderEmail", dependencies: ["AuthCore", "Crypto"], path: "Sources/Providers/Email",
+                swiftSettings: strict),
 
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
             dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "Outbound", "Crypto",
-                           "ProviderAnonymous", "ProviderApple"],
+                           "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound"], swiftSettings: strict),
 
@@ -52,8 +54,9 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking",
-                                                         "ProviderApple", "AppleTestSupport", "Outbound"]),
+                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound"]),
         .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound"], path: "Tests/AppleTestSupport"),
         .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound"]),
+        .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto"]),
     ]
 )

@@ -37,7 +37,8 @@ rsa_sign_per_s="$(awk '/^rsa 2048 bits/ {print $6}' "$results/openssl.txt")"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 data_dir="$(mktemp -d)"
 cat >"$results/config.json" <<JSON
-{"anonymous": {"signUpsPerIPPerHour": 1000000000}, "logLevel": "info"}
+{"anonymous": {"signUpsPerIPPerHour": 1000000000}, "logLevel": "info",
+ "email": {"limits": {"signUpsPerIPPerHour": 1000000000, "failedPasswordsPerAccount": 0}}}
 JSON
 "$binary" serve --host 127.0.0.1 --port "$port" --data-dir "$data_dir" --config "$results/config.json" \
   >/dev/null 2>"$results/gateway.stderr" &
@@ -76,12 +77,34 @@ for scenario in signup refresh lookup; do
   done
 done
 
+# Password sign-in: the KDF's single-thread rate (same OpenSSL call, measured while the gateway idles), then
+# sign-in throughput, then accounts:lookup latency while sign-ins keep every KDF worker busy.
+echo "bench: scrypt single-thread rate (5 s)"
+kdf_per_s="$(python3 bench/kdf_rate.py 32768 8 1 5)"
+kdf_workers=$((cores > 1 ? cores - 1 : 1))
+curl -fsS -o /dev/null -H 'Content-Type: application/json' \
+  -d '{"email":"bench@example.com","password":"bench-password","returnSecureToken":true}' \
+  "$base/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench-key"
+for c in 4 16; do
+  echo "bench: password sign-in, $c connections, ${duration} s"
+  BENCH_RESULT_FILE="$results/password-c$c.json" \
+    wrk -t1 -c"$c" -d"${duration}s" --timeout 10s -s bench/password.lua "$base" >"$results/password-c$c.txt"
+done
+echo "bench: lookup while password sign-ins saturate the KDF pool, ${duration} s"
+BENCH_RESULT_FILE="$results/kdfload-c16.json" \
+  wrk -t1 -c16 -d"$((duration + 2))s" --timeout 10s -s bench/password.lua "$base" >"$results/kdfload-c16.txt" &
+kdf_load_pid=$!
+sleep 1
+BENCH_RESULT_FILE="$results/lookupunderkdf-c4.json" \
+  wrk -t1 -c4 -d"${duration}s" --timeout 10s -s bench/lookup.lua "$base" >"$results/lookupunderkdf-c4.txt"
+wait "$kdf_load_pid"
+
 sleep 2
 rss_after_kb="$(rss_kb)"
 
 cat >"$results/meta.json" <<JSON
 {"cores": $cores, "cpu": "$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)",
- "rsa_sign_per_s": $rsa_sign_per_s, "rss_idle_kb": $rss_idle_kb, "rss_after_load_kb": $rss_after_kb,
+ "rsa_sign_per_s": $rsa_sign_per_s, "kdf_per_s": $kdf_per_s, "kdf_workers": $kdf_workers, "rss_idle_kb": $rss_idle_kb, "rss_after_load_kb": $rss_after_kb,
  "duration_s": $duration, "wrk_threads": 1, "binary": "$binary",
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)", "results_dir": "$results"}
 JSON

@@ -14,7 +14,9 @@ struct TestGateway {
     let store: any UserStore
 
     static func make(store: (any UserStore)? = nil, providers: [any CredentialProvider] = [TestIdentityProvider()],
-                     fetcher: any HTTPFetching = OfflineFetcher(), masterKey: SymmetricKey = .generate(), _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
+                     fetcher: any HTTPFetching = OfflineFetcher(), masterKey: SymmetricKey = .generate(),
+                     email: EmailServices.Overrides = .init(),
+                     _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         var configuration = GatewayConfiguration()
         configuration.projectId = "test-project"
         configure(&configuration)
@@ -23,7 +25,8 @@ struct TestGateway {
         let store = store ?? InMemoryUserStore()
         let app = try await GatewayApp.assemble(
             configuration: configuration, store: store, sealer: Sealer(masterKey: masterKey),
-            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers, fetcher: fetcher)
+            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers, fetcher: fetcher,
+            emailOverrides: email)
         app.services.readiness.set(true)
         return TestGateway(app: app, time: time, logs: logs, store: store)
     }

@@ -7,7 +7,8 @@ import itertools
 import pytest
 
 import verbs
-from harness import Gateway, gateway_binary
+from harness import Gateway, free_loopback_port, gateway_binary
+from smtp_sink import SmtpSink
 
 _names = itertools.count()
 
@@ -61,6 +62,14 @@ def no_server_errors():
     yield
     server_errors = [entry for entry in verbs.seen_statuses if entry[2] >= 500]
     assert not server_errors, f"gateway answered with 5xx: {server_errors}"
+
+
+@pytest.fixture
+def smtp_sink():
+    """A real SMTP server (aiosmtpd) on a free loopback port, stopped at teardown."""
+    sink = SmtpSink(free_loopback_port()).start()
+    yield sink
+    sink.stop()
 
 
 @pytest.fixture

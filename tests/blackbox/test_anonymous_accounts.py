@@ -84,13 +84,13 @@ def test_missing_id_token_is_reported(gw):
     assert_business_error(post_json(gw, IDENTITY + "/accounts:update", {"displayName": "x"}), "MISSING_ID_TOKEN")
 
 
-@pytest.mark.parametrize("body", [
-    {"email": "a@example.com", "password": "secret123", "returnSecureToken": True},
-    {"email": "a@example.com"},
-    {"password": "secret123"},
+@pytest.mark.parametrize("body,code", [
+    ({"email": "a@example.com"}, "MISSING_PASSWORD"),
+    ({"password": "secret123"}, "MISSING_EMAIL"),
 ])
-def test_email_password_sign_up_is_not_allowed_yet(gw, body):
-    assert_business_error(post_json(gw, IDENTITY + "/accounts:signUp", body), "OPERATION_NOT_ALLOWED")
+def test_sign_up_with_half_a_password_credential_is_refused(gw, body, code):
+    """Any of email/password/idToken makes signUp a password sign-up, which needs both fields."""
+    assert_business_error(post_json(gw, IDENTITY + "/accounts:signUp", body), code)
 
 
 def test_legacy_v3_routes_behave_like_v1(gw):

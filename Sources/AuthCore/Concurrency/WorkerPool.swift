@@ -23,10 +23,22 @@ public final class WorkerPool: Sendable {
         self.name = name
         self.threadCount = max(1, threadCount)
         for index in 0..<self.threadCount {
-            let thread = Thread { [self] in self.runLoop() }
-            thread.name = "\(name)-\(index)"
+            let threadName = "\(name)-\(index)"
+            let thread = Thread { [self] in
+                Thread.current.threadDictionary[Self.poolKey] = name
+                self.runLoop()
+            }
+            thread.name = threadName
             thread.start()
         }
+    }
+
+    private static let poolKey = "gatehouse.worker-pool"
+
+    /// The name of the pool whose thread is running the caller, or nil on any other thread. Lets code (and
+    /// tests) check that blocking work really runs where it belongs.
+    public static var currentPoolName: String? {
+        Thread.current.threadDictionary[poolKey] as? String
     }
 
     /// Runs `work` on one of the pool's threads and returns its result to the caller's task.

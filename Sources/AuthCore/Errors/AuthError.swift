@@ -76,6 +76,9 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case unauthorizedDomain = "UNAUTHORIZED_DOMAIN"
         // createAuthUri and the redirect flow
         case missingContinueUri = "MISSING_CONTINUE_URI"
+        case missingNewEmail = "MISSING_NEW_EMAIL"
+        // Email provider
+        case passwordLoginDisabled = "PASSWORD_LOGIN_DISABLED"
         case missingIdentifier = "MISSING_IDENTIFIER"
         case invalidIdentifier = "INVALID_IDENTIFIER"
     }

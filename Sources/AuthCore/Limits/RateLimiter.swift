@@ -33,4 +33,15 @@ public final class RateLimiter: Sendable {
             return true
         }
     }
+
+    /// Events `key` may still record in the current window, without recording one (`Int.max` when the
+    /// limiter is disabled).
+    public func remaining(_ key: String) -> Int {
+        guard limit > 0 else { return Int.max }
+        let window = time.nowMilliseconds / windowMilliseconds
+        return state.withLock { entries in
+            guard let entry = entries[key], entry.window == window else { return limit }
+            return max(0, limit - entry.count)
+        }
+    }
 }

@@ -34,21 +34,25 @@ public final class GatewayApp: Sendable {
     /// Wires the gateway around an already opened store (tests use an in-memory store and a manual clock).
     static func assemble(configuration: GatewayConfiguration, store: any UserStore, sealer: Sealer, logger: Logger,
                          time: any TimeSource, extraProviders: [any CredentialProvider] = [],
-                         fetcher: any HTTPFetching = CurlHTTPClient()) async throws -> GatewayApp {
+                         fetcher: any HTTPFetching = CurlHTTPClient(),
+                         emailOverrides: EmailServices.Overrides = .init()) async throws -> GatewayApp {
         let ring = KeyRing()
         let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
         try await keys.prepare(ring)
         let signer = IDTokenSigner(settings: configuration.tokenSettings, keyRing: ring, time: time)
+        let email = EmailServices.make(configuration: configuration, store: store, sealer: sealer, time: time,
+                                       logger: logger, overrides: emailOverrides)
         let services = GatewayServices(
             configuration: configuration, store: store,
             sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
             providers: ProviderRegistry(try ProviderRegistrations.make(configuration, time: time, store: store,
-                                                                       fetcher: fetcher, logger: logger) + extraProviders),
+                                                                       fetcher: fetcher, logger: logger)
+                                        + [email.provider] + extraProviders),
             time: time, logger: logger, readiness: Readiness(),
             projectSettings: ProjectSettings(store: store, defaults: configuration),
             linking: LinkingService(store: store, sealer: sealer, time: time),
             pendingCredentials: PendingCredentials(store: store, sealer: sealer, time: time, projectId: configuration.projectId),
-            emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil)
+            emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil, email: email)
         return GatewayApp(services: services, keys: keys)
     }
 
@@ -95,6 +99,7 @@ public final class GatewayApp: Sendable {
         let reload = Task { [services, keys] in await BackgroundJobs.keyReloadLoop(services, keys: keys) }
         let cleanup = Task { [services] in await BackgroundJobs.anonymousCleanupLoop(services) }
         let revocations = Task { [services] in await ProviderRevocations.loop(services) }
+        let mail = Task { [services] in await services.email.outbox.run() }
         let signal = await SignalWaiter.waitForTermination()
         services.logger.info("shutting down", [("signal", .int(Int64(signal)))])
         services.readiness.set(false)
@@ -102,6 +107,11 @@ public final class GatewayApp: Sendable {
         reload.cancel()
         cleanup.cancel()
         revocations.cancel()
+        // Not awaited: a send in progress may take up to the SMTP timeout; an unfinished item stays leased
+        // in the outbox and is sent after the lease ends (by this or another instance).
+        mail.cancel()
+        services.email.outbox.stop()
+        services.email.passwords.pool.stop()
         // Let the jobs finish what they are doing before the store goes away.
         await reload.value
         await cleanup.value

@@ -29,7 +29,7 @@ public enum ConfigurationLoader {
     static func apply(file o: JSONObject, to c: inout GatewayConfiguration) throws {
         let known: Set = ["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
                           "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "anonymous", "http",
-                          "logLevel", "emulator", "signIn", "apple", "authorizedDomains"]
+                          "logLevel", "emulator", "signIn", "apple", "authorizedDomains", "email"]
         if let unknown = o.keys.first(where: { !known.contains($0) }) { throw Failure("unknown config key \"\(unknown)\"") }
         let r = FieldReader(object: o, path: "")
         c.projectId = try r.string("projectId") ?? c.projectId
@@ -50,6 +50,7 @@ public enum ConfigurationLoader {
         }
         c.authorizedDomains = try r.strings("authorizedDomains") ?? c.authorizedDomains
         if let apple = try r.object("apple") { try applyApple(apple, to: &c.apple) }
+        if let email = try r.object("email") { try EmailSettingsLoader.apply(email, to: &c.email) }
         if let tokens = try r.object("tokens") {
             c.idTokenLifetimeSeconds = try tokens.int64("idTokenLifetimeSeconds") ?? c.idTokenLifetimeSeconds
             c.keyCacheMaxAgeSeconds = try tokens.int64("keyCacheMaxAgeSeconds") ?? c.keyCacheMaxAgeSeconds

@@ -38,6 +38,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// Sign in with Apple (the `apple` section).
     public var apple = AppleConfiguration()
     public var http = HTTPSettings()
+    /// Email/password accounts, email links and mail delivery.
+    public var email = EmailSettings()
     public var logLevel = LogLevel.info
     /// Emulator mode: a drop-in for the Firebase Auth Emulator (admin `Bearer owner` from anywhere).
     public var emulator = false

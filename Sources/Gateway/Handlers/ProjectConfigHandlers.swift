@@ -6,7 +6,9 @@ import Storage
 enum ProjectConfigHandlers {
     static func get(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         try checkProject(services, context)
-        return .json(services.projectSettings.render(try await services.projectSettings.current()))
+        var config = services.projectSettings.render(try await services.projectSettings.current())
+        try await services.email.privacy.render(into: &config)
+        return .json(config)
     }
 
     /// Only fields present in the body change; a non-empty `updateMask` further restricts them (an empty mask
@@ -16,6 +18,7 @@ enum ProjectConfigHandlers {
         let mask = QueryString.value("updateMask", in: context.request.query)?
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var allowDuplicateEmails: Bool?
+        let emailPrivacy = try EmailPrivacy.requested(in: context.body)
         if let signIn = context.body.object["signIn"], !signIn.isNull {
             guard let object = signIn.objectValue else {
                 throw WireError.invalidPayload("Invalid value at 'sign_in' (TYPE_MESSAGE)", reason: "invalid")
@@ -31,7 +34,12 @@ enum ProjectConfigHandlers {
         if let allowDuplicateEmails, mask.map({ $0.isEmpty || $0.contains(field) }) ?? true {
             try await services.projectSettings.setAllowDuplicateEmails(allowDuplicateEmails)
         }
-        return .json(services.projectSettings.render(try await services.projectSettings.current()))
+        if let emailPrivacy, mask.map({ $0.isEmpty || $0.contains(EmailPrivacy.maskField) }) ?? true {
+            try await services.email.privacy.set(emailPrivacy)
+        }
+        var config = services.projectSettings.render(try await services.projectSettings.current())
+        try await services.email.privacy.render(into: &config)
+        return .json(config)
     }
 
     /// Deletes every account of the project (the emulator's reset between tests).

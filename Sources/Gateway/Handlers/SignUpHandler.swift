@@ -2,8 +2,8 @@ import AuthCore
 import ProviderAnonymous
 import Storage
 
-/// `accounts:signUp` (legacy `signupNewUser`). In this release it creates anonymous accounts; email and
-/// password sign-up belongs to the Email provider.
+/// `accounts:signUp` (legacy `signupNewUser`): anonymous accounts here; email and password sign-up (and the
+/// upgrade of an anonymous user) is `PasswordSignUp`.
 enum SignUpHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
@@ -11,7 +11,7 @@ enum SignUpHandler {
         _ = try body.bool("returnSecureToken")
         if body.has("localId") && !context.caller.isAdmin { throw AuthError(.unexpectedParameter, "User ID") }
         if body.has("email") || body.has("password") || body.has("idToken") {
-            throw AuthError(.operationNotAllowed, "Password sign-up is not enabled for this project.")
+            return try await PasswordSignUp.handle(services, context)
         }
         if !context.caller.isAdmin {
             guard let anonymous = services.providers.provider(.anonymous, as: (any CredentialFreeSignUp).self) else {

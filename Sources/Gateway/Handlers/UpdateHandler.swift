@@ -10,6 +10,9 @@ import Storage
 enum UpdateHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
+        if body.has("oobCode") && !body.has("idToken") && !body.has("localId") {
+            return try await ApplyOobCode.handle(services, context)
+        }
         let admin = context.caller.isAdmin && !body.has("idToken")
         let session: SessionService.Authenticated?
         let localId: String
@@ -23,6 +26,7 @@ enum UpdateHandler {
             session = authenticated
         }
         let change = try AccountChange(body: body, admin: admin)
+        let credentials = try await CredentialChange.prepare(services, body, session: session)
         let now = services.time.nowMilliseconds
         let (user, identities) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity]) in
             guard var user = try tx.user(localId: localId) else { throw AuthError.userNotFound }
@@ -30,8 +34,11 @@ enum UpdateHandler {
                 _ = try tx.deleteIdentity(localId: localId, providerId: provider)
             }
             change.apply(to: &user, nowMilliseconds: now)
+            credentials.apply(to: &user, nowMilliseconds: now)
             do { try tx.updateUser(user) } catch StoreError.uniqueViolation(.phoneNumber) {
                 throw AuthError(.phoneNumberExists)
+            } catch StoreError.uniqueViolation(.email) {
+                throw AuthError(.emailExists)
             }
             return (user, try tx.identities(localId: localId))
         }
@@ -43,8 +50,9 @@ enum UpdateHandler {
         response["providerUserInfo"] = .array(
             IdentityProjection.providerInfos(user: user, identities: identities).map { .object(UserInfoJSON.render($0)) })
         // Revoking tokens through a user's own request would sign them out: hand them a fresh session.
-        if let session, change.revokesTokens {
-            let provider = session.token.signInProvider ?? ProviderID.anonymous.rawValue
+        if let session, change.revokesTokens || credentials.revokesTokens {
+            let provider = credentials.password != nil
+                ? ProviderID.password.rawValue : session.token.signInProvider ?? ProviderID.anonymous.rawValue
             let (refreshToken, record) = try services.sessions.newRefreshToken(localId: user.localId, signInProvider: provider)
             try await services.store.write { tx in try tx.insertRefreshToken(record) }
             response["idToken"] = .string(try services.sessions.idToken(for: user, identities: identities,
@@ -74,9 +82,6 @@ struct AccountChange: Sendable {
     var revokesTokens = false
 
     init(body: RequestBody, admin: Bool) throws {
-        if body.has("email") || body.has("password") {
-            throw AuthError(.operationNotAllowed, "Password sign-in is not enabled for this project.")
-        }
         displayName = try Self.nullable(body, "displayName")
         photoUrl = try Self.nullable(body, "photoUrl")
         for attribute in try body.strings("deleteAttribute") ?? [] {

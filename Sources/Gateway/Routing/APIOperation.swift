@@ -9,6 +9,10 @@ enum APIOperation: String, CaseIterable, Sendable {
     case update = "identitytoolkit.accounts.update"
     case delete = "identitytoolkit.accounts.delete"
     case signInWithIdp = "identitytoolkit.accounts.signInWithIdp"
+    case signInWithPassword = "identitytoolkit.accounts.signInWithPassword"
+    case sendOobCode = "identitytoolkit.accounts.sendOobCode"
+    case resetPassword = "identitytoolkit.accounts.resetPassword"
+    case signInWithEmailLink = "identitytoolkit.accounts.signInWithEmailLink"
     case createAuthUri = "identitytoolkit.accounts.createAuthUri"
     // Identity Toolkit v2, end-user
     case revokeToken = "identitytoolkit.accounts.revokeToken"
@@ -16,6 +20,7 @@ enum APIOperation: String, CaseIterable, Sendable {
     case adminLookup = "identitytoolkit.projects.accounts.lookup"
     case adminDelete = "identitytoolkit.projects.accounts.delete"
     case adminUpdate = "identitytoolkit.projects.accounts.update"
+    case adminSendOobCode = "identitytoolkit.projects.accounts.sendOobCode"
     // Identity Toolkit v2, admin project config
     case getProjectConfig = "identitytoolkit.projects.getConfig"
     case updateProjectConfig = "identitytoolkit.projects.updateConfig"
@@ -23,6 +28,10 @@ enum APIOperation: String, CaseIterable, Sendable {
     case emulatorGetConfig = "emulator.projects.config.get"
     case emulatorUpdateConfig = "emulator.projects.config.update"
     case emulatorDeleteAccounts = "emulator.projects.accounts.delete"
+    case emulatorOobCodes = "emulator.projects.oobCodes.list"
+    // Email action page (as Firebase Hosting's)
+    case actionPage = "gatehouse.authAction.show"
+    case actionPageSubmit = "gatehouse.authAction.submit"
     // Secure Token
     case token = "securetoken.token"
     // Published keys and discovery

@@ -10,13 +10,17 @@ enum Routes {
     /// one is.
     static let legacyNames: [(String, APIOperation)] = [
         ("signupNewUser", .signUp), ("getAccountInfo", .lookup), ("setAccountInfo", .update),
-        ("deleteAccount", .delete), ("verifyAssertion", .signInWithIdp), ("createAuthUri", .createAuthUri),
+        ("deleteAccount", .delete), ("verifyAssertion", .signInWithIdp),
+        ("verifyPassword", .signInWithPassword), ("getOobConfirmationCode", .sendOobCode),
+        ("resetPassword", .resetPassword), ("emailLinkSignin", .signInWithEmailLink), ("createAuthUri", .createAuthUri),
     ]
 
     static func table(projectId: String, issuerPath: String?, emulator: Bool) -> RouteTable {
         var table = RouteTable()
         for (method, operation) in [("signUp", APIOperation.signUp), ("lookup", .lookup), ("update", .update),
                                     ("delete", .delete), ("signInWithIdp", .signInWithIdp),
+                                    ("signInWithPassword", .signInWithPassword), ("sendOobCode", .sendOobCode),
+                                    ("resetPassword", .resetPassword), ("signInWithEmailLink", .signInWithEmailLink),
                                     ("createAuthUri", .createAuthUri)] {
             table.add("POST", "\(identityToolkitV1)/accounts:\(method)", operation, .apiKey)
         }
@@ -26,12 +30,16 @@ enum Routes {
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:lookup", .adminLookup, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:delete", .adminDelete, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:update", .adminUpdate, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:sendOobCode", .adminSendOobCode, .admin)
+        table.add("GET", "/__/auth/action", .actionPage, .open)
+        table.add("POST", "/__/auth/action", .actionPageSubmit, .open)
         table.add("GET", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .getProjectConfig, .admin)
         table.add("PATCH", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .updateProjectConfig, .admin)
         if emulator {
             table.add("GET", "/emulator/v1/projects/{projectId}/config", .emulatorGetConfig, .open)
             table.add("PATCH", "/emulator/v1/projects/{projectId}/config", .emulatorUpdateConfig, .open)
             table.add("DELETE", "/emulator/v1/projects/{projectId}/accounts", .emulatorDeleteAccounts, .open)
+            table.add("GET", "/emulator/v1/projects/{projectId}/oobCodes", .emulatorOobCodes, .open)
         }
         table.add("POST", "/identitytoolkit.googleapis.com/v2/accounts:revokeToken", .revokeToken, .apiKey)
         table.add("POST", "/__/auth/handler", .authHandler, .open)

@@ -74,7 +74,8 @@ struct GatewayResponder: Sendable {
     private func decodeBody(_ request: HTTPRequest, operation: APIOperation) throws -> RequestBody {
         guard request.method == "POST" || request.method == "PATCH" else { return .empty }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        if (operation == .token || operation == .authHandler) && contentType.hasPrefix("application/x-www-form-urlencoded") {
+        if (operation == .token || operation == .authHandler || operation == .actionPageSubmit)
+            && contentType.hasPrefix("application/x-www-form-urlencoded") {
             return RequestBody.form(request.body)
         }
         return try RequestBody.json(request.body)

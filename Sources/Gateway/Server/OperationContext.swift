@@ -18,6 +18,8 @@ struct GatewayServices: Sendable {
     let pendingCredentials: PendingCredentials
     /// Present only in emulator mode: accepts fake IdP credentials for any provider.
     let emulatorVerifier: EmulatorIdpVerifier?
+    /// Email/password accounts, OOB codes and mail delivery.
+    let email: EmailServices
 }
 
 /// One request, decoded: the body, the caller, path parameters and the client address.

@@ -10,6 +10,13 @@ enum OperationTable {
         case .adminLookup: return AccountHandlers.adminLookup
         case .adminDelete: return AccountHandlers.adminDelete
         case .signInWithIdp: return SignInWithIdpHandler.handle
+        case .signInWithPassword: return SignInWithPasswordHandler.handle
+        case .sendOobCode, .adminSendOobCode: return SendOobCodeHandler.handle
+        case .resetPassword: return ResetPasswordHandler.handle
+        case .signInWithEmailLink: return EmailLinkSignInHandler.handle
+        case .actionPage: return ActionPageHandler.show
+        case .actionPageSubmit: return ActionPageHandler.submit
+        case .emulatorOobCodes: return EmulatorOobCodesHandler.handle
         case .createAuthUri: return FederatedAuthUri.handle
         case .revokeToken: return RevokeTokenHandler.handle
         case .authHandler: return AuthHandlerEndpoint.handle

@@ -1,0 +1,39 @@
+import AuthCore
+import ProviderEmail
+
+/// Issues an OOB code, builds its action link, and either returns the link (admin `returnOobLink`) or queues
+/// the email. In emulator mode every code is also listed for `/emulator/v1/projects/{p}/oobCodes`.
+enum ActionEmail {
+    struct Issued: Sendable {
+        let code: String
+        let link: String
+    }
+
+    static func issue(_ services: GatewayServices, _ payload: OobCodes.Payload, recipient: String, apiKey: String,
+                      lang: String?, send: Bool) async throws -> Issued {
+        let email = services.email
+        let (code, expiresAt) = try await email.codes.issue(payload)
+        let link = email.links.link(payload.type, code: code, apiKey: apiKey, continueUrl: payload.continueUrl, lang: lang)
+        email.emulatorLog?.record(.init(email: recipient, requestType: payload.type.rawValue, oobCode: code, oobLink: link))
+        if send {
+            let rendered = email.templates.render(payload.type, locale: lang, link: link, email: payload.email,
+                                                  newEmail: payload.newEmail)
+            try await email.outbox.enqueue(
+                to: recipient,
+                RenderedEmailParts(kind: payload.type.rawValue, subject: rendered.subject, text: rendered.text, html: rendered.html),
+                expiresAt: expiresAt)
+        }
+        return Issued(code: code, link: link)
+    }
+
+    /// The API key to put into links: the caller's, else the first configured one (admin requests have none).
+    static func apiKey(_ services: GatewayServices, _ context: OperationContext) -> String {
+        QueryString.value("key", in: context.request.query) ?? services.configuration.apiKeys.first ?? "gatehouse"
+    }
+
+    /// The language for templates and links: the body's, else `X-Firebase-Locale` (what the SDKs send for
+    /// `auth.languageCode`).
+    static func language(_ context: OperationContext) -> String? {
+        context.request.headers["x-firebase-locale"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+}

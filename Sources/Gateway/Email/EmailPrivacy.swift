@@ -1,0 +1,45 @@
+import AuthCore
+import Storage
+
+/// The "improved email privacy" (email enumeration protection) switch: the config file gives the default,
+/// an admin can change it at run time through the project config (`emailPrivacyConfig`), stored as a
+/// setting so every instance sharing the database agrees.
+struct EmailPrivacy: Sendable {
+    static let settingKey = "emailPrivacy.enableImprovedEmailPrivacy"
+
+    let store: any UserStore
+    let defaultValue: Bool
+
+    func isOn() async throws -> Bool {
+        let stored = try await store.read { tx in try tx.setting(Self.settingKey) }
+        return stored.map { $0 == "true" } ?? defaultValue
+    }
+
+    func set(_ value: Bool) async throws {
+        try await store.write { tx in try tx.setSetting(Self.settingKey, value: value ? "true" : "false") }
+    }
+}
+
+extension EmailPrivacy {
+    static let maskField = "emailPrivacyConfig.enableImprovedEmailPrivacy"
+
+    /// The value a project config PATCH body asks for (`emailPrivacyConfig.enableImprovedEmailPrivacy`), if
+    /// any; validated before anything in the body is applied.
+    static func requested(in body: RequestBody) throws -> Bool? {
+        guard let config = body.object["emailPrivacyConfig"], !config.isNull else { return nil }
+        guard let object = config.objectValue else {
+            throw WireError.invalidPayload("Invalid value at 'email_privacy_config' (TYPE_MESSAGE)", reason: "invalid")
+        }
+        guard let value = object["enableImprovedEmailPrivacy"], !value.isNull else { return nil }
+        guard let flag = value.boolValue else {
+            throw WireError.invalidPayload("Invalid value at 'email_privacy_config.enable_improved_email_privacy' (TYPE_BOOL)",
+                                           reason: "invalid")
+        }
+        return flag
+    }
+
+    /// Adds Firebase's `emailPrivacyConfig` to a rendered project config.
+    func render(into config: inout JSONObject) async throws {
+        config["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": .bool(try await isOn())]
+    }
+}

@@ -1,0 +1,92 @@
+import AuthCore
+import HTTP
+import Outbound
+import ProviderEmail
+
+/// The page action links open (`GET /__/auth/action`, like Firebase Hosting's): verifies an email, shows and
+/// handles the password-reset form (`POST`), and sends email sign-in links on to the app's continue URL
+/// with the link parameters, where the SDK completes the sign-in. Works without JavaScript.
+enum ActionPageHandler {
+    static func show(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
+        let query = FormURLEncoding.decode(context.request.query ?? "")
+        func value(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
+        let lang = EmailTemplates.language(value("lang"))
+        let s = ActionPageHTML.strings(lang)
+        let code = value("oobCode")
+        guard let mode = value("mode").flatMap(OobRequestType.init(mode:)) else {
+            return .response(ActionPageHTML.page(lang: lang, title: s.invalidLink, body: "", status: 400))
+        }
+        do {
+            switch mode {
+            case .verifyEmail, .verifyAndChangeEmail:
+                let (_, _, payload) = try await ApplyOobCode.apply(services, code: code)
+                let text = payload.type == .verifyEmail ? s.verified : s.emailChanged
+                return .response(ActionPageHTML.page(lang: lang, title: text,
+                                                     body: ActionPageHTML.message("", continueUrl: payload.continueUrl, lang: lang)))
+            case .passwordReset:
+                let payload = try await services.email.codes.peek(code)
+                guard payload.type == .passwordReset, let code else { throw AuthError(.invalidOobCode) }
+                return .response(ActionPageHTML.page(lang: lang, title: s.resetTitle, body: ActionPageHTML.resetForm(
+                    code: code, email: payload.email, continueUrl: payload.continueUrl, lang: lang, error: nil)))
+            case .emailSignIn:
+                let payload = try await services.email.codes.peek(code)
+                guard payload.type == .emailSignIn else { throw AuthError(.invalidOobCode) }
+                guard let target = payload.continueUrl else {
+                    return .response(ActionPageHTML.page(lang: lang, title: s.signInTitle,
+                                                         body: ActionPageHTML.message(s.signInBody, continueUrl: nil, lang: lang)))
+                }
+                // The continue URL was checked against the authorized domains when the link was issued.
+                let separator = target.contains("?") ? "&" : "?"
+                var headers = HTTPHeaders()
+                headers.add("Location", target + separator + (context.request.query ?? ""))
+                headers.add("Cache-Control", "no-store")
+                headers.add("Referrer-Policy", "no-referrer")
+                return .response(HTTPResponse(status: 303, headers: headers, body: []))
+            }
+        } catch let error as AuthError {
+            return .response(failure(error, lang: lang))
+        }
+    }
+
+    /// The reset form's submission.
+    static func submit(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
+        let body = context.body
+        let lang = EmailTemplates.language(try body.string("lang"))
+        let s = ActionPageHTML.strings(lang)
+        let code = try body.string("oobCode")
+        guard try body.string("mode") == "resetPassword", let code else {
+            return .response(ActionPageHTML.page(lang: lang, title: s.invalidLink, body: "", status: 400))
+        }
+        let continueUrl = try body.string("continueUrl")
+        do {
+            let payload = try await ResetPasswordHandler.reset(services, code: code, newPassword: try body.string("newPassword") ?? "")
+            return .response(ActionPageHTML.page(lang: lang, title: s.resetTitle, body: ActionPageHTML.message(
+                s.passwordChanged, continueUrl: payload.continueUrl, lang: lang)))
+        } catch let error as AuthError where error.code == .weakPassword {
+            let payload = try? await services.email.codes.peek(code)
+            return .response(ActionPageHTML.page(lang: lang, title: s.resetTitle, body: ActionPageHTML.resetForm(
+                code: code, email: payload?.email ?? "", continueUrl: continueUrl, lang: lang, error: error.detail), status: 400))
+        } catch let error as AuthError {
+            return .response(failure(error, lang: lang))
+        }
+    }
+
+    private static func failure(_ error: AuthError, lang: String) -> HTTPResponse {
+        let s = ActionPageHTML.strings(lang)
+        return ActionPageHTML.page(lang: lang, title: s.invalidLink, body: "<p>\(error.code.rawValue)</p>", status: 400)
+    }
+}
+
+/// `GET /emulator/v1/projects/{p}/oobCodes` (emulator mode): every code issued since start.
+enum EmulatorOobCodesHandler {
+    static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
+        if let project = context.parameters["projectId"], project != services.configuration.projectId {
+            throw AuthError(.configurationNotFound)
+        }
+        let entries = services.email.emulatorLog?.all ?? []
+        return .json(["oobCodes": .array(entries.map { entry in
+            .object(["email": .string(entry.email), "oobCode": .string(entry.oobCode), "oobLink": .string(entry.oobLink),
+                     "requestType": .string(entry.requestType)])
+        })])
+    }
+}

@@ -1,0 +1,47 @@
+import AuthCore
+import ProviderEmail
+
+/// The email and password part of `accounts:update`, validated and hashed before the update's transaction
+/// (hashing happens on the KDF pool, never inside a database transaction).
+///
+/// A user changing their own email or password must have signed in recently; either change moves
+/// `validSince`, so older sessions end and the caller gets fresh tokens.
+struct CredentialChange: Sendable {
+    var email: String?
+    var password: PasswordCredential?
+
+    var revokesTokens: Bool { email != nil || password != nil }
+
+    static func prepare(_ services: GatewayServices, _ body: RequestBody,
+                        session: SessionService.Authenticated?) async throws -> CredentialChange {
+        guard body.has("email") || body.has("password") else { return CredentialChange() }
+        let settings = services.email
+        if let session {
+            try RecentSignIn.require(session, windowSeconds: settings.settings.recentSignInSeconds,
+                                     now: services.time.nowSeconds)
+        }
+        var change = CredentialChange()
+        if let text = try body.string("email") {
+            guard let address = EmailAddress.canonical(text) else { throw AuthError(.invalidEmail) }
+            change.email = address
+        }
+        if body.has("password") {
+            guard settings.provider.isEnabled else { throw AuthError(.operationNotAllowed) }
+            let password = try settings.provider.policy.check(try body.string("password"))
+            change.password = try await settings.passwords.hash(password)
+        }
+        return change
+    }
+
+    func apply(to user: inout UserRecord, nowMilliseconds now: Int64) {
+        if let email, email != user.email {
+            user.email = email
+            user.emailVerified = false
+        }
+        if let password {
+            user.password = password
+            user.passwordUpdatedAt = now
+        }
+        if revokesTokens { user.validSince = now / 1000 }
+    }
+}

@@ -1,0 +1,51 @@
+import AuthCore
+import ProviderEmail
+import Storage
+
+/// `accounts:signInWithPassword` (legacy `verifyPassword`).
+///
+/// Work is the same whether or not the account exists (a decoy hash is checked for unknown addresses), and
+/// wrong passwords are counted per address, so guessing is throttled with `TOO_MANY_ATTEMPTS_TRY_LATER`
+/// even for addresses that have no account. A hash made with older parameters is upgraded after a
+/// successful sign-in.
+enum SignInWithPasswordHandler {
+    static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
+        let body = context.body
+        let email = services.email
+        guard email.provider.isEnabled else { throw AuthError(.passwordLoginDisabled) }
+        let address = try EmailAddress.require(try body.string("email"))
+        guard let password = try body.string("password") else { throw AuthError(.missingPassword) }
+        let private_ = try await email.privacy.isOn()
+        guard email.provider.mayTryPassword(localId: address) else { throw AuthError(.tooManyAttemptsTryLater) }
+        let found = try await services.store.read { tx in try tx.user(email: address) }
+        if !private_ {
+            guard let found else { throw AuthError(.emailNotFound) }
+            guard !found.disabled else { throw AuthError.userDisabled }
+        }
+        guard try await email.passwords.verify(password, against: found?.password), let user = found else {
+            _ = email.provider.recordFailedPassword(localId: address)
+            throw AuthError(private_ ? .invalidLoginCredentials : .invalidPassword)
+        }
+        guard !user.disabled else { throw AuthError.userDisabled }
+        let rehashed = try await user.password.asyncMap { credential in
+            email.passwords.needsRehash(credential) ? try await email.passwords.hash(password) : nil
+        } ?? nil
+        let now = services.time.nowMilliseconds
+        let (signedIn, identities) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity]) in
+            guard var current = try tx.user(localId: user.localId) else { throw AuthError(private_ ? .invalidLoginCredentials : .emailNotFound) }
+            current.lastLoginAt = now
+            if let rehashed, current.password == user.password { current.password = rehashed }
+            try tx.updateUser(current)
+            return (current, try tx.identities(localId: current.localId))
+        }
+        if rehashed != nil { services.logger.info("password hash upgraded", [("user.id", .string(user.localId))]) }
+        let issued = try await services.sessions.startSession(for: signedIn, identities: identities,
+                                                              signInProvider: ProviderID.password.rawValue)
+        var response: JSONObject = ["kind": "identitytoolkit#VerifyPasswordResponse", "registered": true,
+                                    "localId": .string(signedIn.localId), "email": .string(address)]
+        response.set("displayName", signedIn.displayName)
+        response.set("profilePicture", signedIn.photoUrl)
+        SessionFields.add(issued, to: &response)
+        return .json(response)
+    }
+}

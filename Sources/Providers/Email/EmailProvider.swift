@@ -1,0 +1,92 @@
+import AuthCore
+
+/// Email sign-in: password accounts and one-time sign-in links (Firebase provider id `password`).
+///
+/// The provider owns the rules that are the same wherever they apply — the password policy and the abuse
+/// limits — so every endpoint that accepts a password or sends mail asks the same object.
+public struct EmailProvider: CredentialProvider {
+    public struct Configuration: Sendable, Equatable {
+        /// Email/password sign-in (sign-up, sign-in, password reset).
+        public var enabled: Bool
+        /// Passwordless sign-in by email link.
+        public var emailLinkEnabled: Bool
+        public var policy: PasswordPolicy
+        /// Password sign-ups allowed per client IP per hour; 0 disables the limit.
+        public var signUpsPerIPPerHour: Int
+        /// Emails sent (all kinds) per client IP per hour; 0 disables the limit.
+        public var sendsPerIPPerHour: Int
+        /// Emails sent to one address per hour; 0 disables the limit.
+        public var sendsPerEmailPerHour: Int
+        /// Wrong passwords allowed per account within `failedPasswordWindowSeconds` before sign-in is refused
+        /// with `TOO_MANY_ATTEMPTS_TRY_LATER`; 0 disables the throttle.
+        public var failedPasswordsPerAccount: Int
+        public var failedPasswordWindowSeconds: Int64
+
+        public init(enabled: Bool = true, emailLinkEnabled: Bool = true, policy: PasswordPolicy = PasswordPolicy(),
+                    signUpsPerIPPerHour: Int = 100, sendsPerIPPerHour: Int = 60, sendsPerEmailPerHour: Int = 5,
+                    failedPasswordsPerAccount: Int = 10, failedPasswordWindowSeconds: Int64 = 900) {
+            self.enabled = enabled
+            self.emailLinkEnabled = emailLinkEnabled
+            self.policy = policy
+            self.signUpsPerIPPerHour = signUpsPerIPPerHour
+            self.sendsPerIPPerHour = sendsPerIPPerHour
+            self.sendsPerEmailPerHour = sendsPerEmailPerHour
+            self.failedPasswordsPerAccount = failedPasswordsPerAccount
+            self.failedPasswordWindowSeconds = failedPasswordWindowSeconds
+        }
+    }
+
+    public let configuration: Configuration
+    private let signUpsPerIP: RateLimiter
+    private let sendsPerIP: RateLimiter
+    private let sendsPerEmail: RateLimiter
+    private let failedPasswords: RateLimiter
+
+    public init(configuration: Configuration, time: any TimeSource) {
+        self.configuration = configuration
+        signUpsPerIP = RateLimiter(limit: configuration.signUpsPerIPPerHour, windowSeconds: 3600, time: time)
+        sendsPerIP = RateLimiter(limit: configuration.sendsPerIPPerHour, windowSeconds: 3600, time: time)
+        sendsPerEmail = RateLimiter(limit: configuration.sendsPerEmailPerHour, windowSeconds: 3600, time: time)
+        failedPasswords = RateLimiter(limit: configuration.failedPasswordsPerAccount,
+                                      windowSeconds: configuration.failedPasswordWindowSeconds, time: time)
+    }
+
+    public var id: ProviderID { .password }
+    public var isEnabled: Bool { configuration.enabled }
+    public var policy: PasswordPolicy { configuration.policy }
+
+    /// Email-link sign-in is a separate switch in Firebase (`OPERATION_NOT_ALLOWED` when off).
+    public func requireEmailLinkEnabled() throws(AuthError) {
+        guard configuration.emailLinkEnabled else { throw AuthError(.operationNotAllowed) }
+    }
+
+    /// One more password sign-up from this client, or `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    public func admitSignUp(_ context: RequestContext) throws(AuthError) {
+        try requireEnabled()
+        guard signUpsPerIP.allow(context.clientAddress) else { throw AuthError(.tooManyAttemptsTryLater) }
+    }
+
+    /// One more email from this client to this address, or `TOO_MANY_ATTEMPTS_TRY_LATER`. Both limits
+    /// apply: per IP against one sender spraying many addresses, per address against mail-bombing one person
+    /// from many IPs.
+    public func admitSend(to email: String, _ context: RequestContext) throws(AuthError) {
+        // Refused sends are not counted, so one exhausted limit never eats into the other.
+        guard sendsPerIP.remaining(context.clientAddress) > 0, sendsPerEmail.remaining(email) > 0 else {
+            throw AuthError(.tooManyAttemptsTryLater)
+        }
+        _ = sendsPerIP.allow(context.clientAddress)
+        _ = sendsPerEmail.allow(email)
+    }
+
+    /// Records a wrong password for an account. Returns false once the account is over its limit; from then
+    /// on the caller refuses every attempt, right or wrong, until the window ends (otherwise guessing could
+    /// simply continue).
+    public func recordFailedPassword(localId: String) -> Bool {
+        failedPasswords.allow(localId)
+    }
+
+    /// Whether the account may try a password now (it has not used up its failures in this window).
+    public func mayTryPassword(localId: String) -> Bool {
+        failedPasswords.remaining(localId) > 0
+    }
+}
