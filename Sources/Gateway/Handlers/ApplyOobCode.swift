@@ -7,13 +7,7 @@ import Storage
 enum ApplyOobCode {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let (user, identities, payload) = try await apply(services, code: try context.body.string("oobCode"))
-        var response: JSONObject = ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(user.localId)]
-        response.set("email", user.email)
-        response["emailVerified"] = .bool(user.emailVerified)
-        response.set("displayName", user.displayName)
-        response.set("photoUrl", user.photoUrl)
-        response["providerUserInfo"] = .array(
-            IdentityProjection.providerInfos(user: user, identities: identities).map { .object(UserInfoJSON.render($0)) })
+        var response = UserInfoJSON.setAccountInfoResponse(user, identities: identities)
         response.set("newEmail", payload.newEmail)
         return .json(response)
     }

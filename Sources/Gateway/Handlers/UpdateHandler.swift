@@ -42,13 +42,7 @@ enum UpdateHandler {
             }
             return (user, try tx.identities(localId: localId))
         }
-        var response: JSONObject = ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(user.localId)]
-        response.set("email", user.email)
-        response["emailVerified"] = .bool(user.emailVerified)
-        response.set("displayName", user.displayName)
-        response.set("photoUrl", user.photoUrl)
-        response["providerUserInfo"] = .array(
-            IdentityProjection.providerInfos(user: user, identities: identities).map { .object(UserInfoJSON.render($0)) })
+        var response = UserInfoJSON.setAccountInfoResponse(user, identities: identities)
         // Revoking tokens through a user's own request would sign them out: hand them a fresh session.
         if let session, change.revokesTokens || credentials.revokesTokens {
             let provider = credentials.password != nil

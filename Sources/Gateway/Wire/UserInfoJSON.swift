@@ -32,6 +32,18 @@ enum UserInfoJSON {
         return info
     }
 
+    /// The `accounts:update` answer (`SetAccountInfoResponse`), shared by every way of updating an account.
+    static func setAccountInfoResponse(_ user: UserRecord, identities: [ProviderIdentity]) -> JSONObject {
+        var response: JSONObject = ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(user.localId)]
+        response.set("email", user.email)
+        response["emailVerified"] = .bool(user.emailVerified)
+        response.set("displayName", user.displayName)
+        response.set("photoUrl", user.photoUrl)
+        response["providerUserInfo"] = .array(
+            IdentityProjection.providerInfos(user: user, identities: identities).map { .object(render($0)) })
+        return response
+    }
+
     static func render(_ provider: IdentityProjection.ProviderInfo) -> JSONObject {
         var entry = JSONObject()
         entry["providerId"] = .string(provider.providerId)
