@@ -29,8 +29,9 @@ public enum LinkingEngine {
                     return .needConfirmation(localId: holder.localId, verifiedProviders: verified)
                 }
                 if holder.identities.contains(where: { $0.providerId == key.providerId }) {
-                    // The account already has another identity of this provider: never attach a second one.
-                    return .refuse(.federatedUserIdAlreadyLinked)
+                    // The account already has another identity of this provider: never attach a second one, and
+                    // never create a second account with its email.
+                    return .refuse(.emailExists)
                 }
                 return .link(localId: holder.localId, takeOverUnverifiedEmail: !holder.emailVerified)
             }

@@ -26,6 +26,10 @@ struct ConfigurationTests {
     @Test("unknown keys, wrong types and bad networks are refused with the key's name", arguments: [
         (#"{"prot":1}"#, "prot"), (#"{"port":"x"}"#, "port"), (#"{"anonymous":{"enabled":1}}"#, "anonymous.enabled"),
         (#"{"trustedProxies":["nope"]}"#, "nope"), (#"{"adminTokens":["short"]}"#, "adminTokens"),
+        (#"{"tokens":{"idTokenLifetime":5}}"#, "tokens.idTokenLifetime"),
+        (#"{"signIn":{"allowDuplicate":true}}"#, "signIn.allowDuplicate"),
+        (#"{"anonymous":{"cleanup":{"maxAge":3}}}"#, "anonymous.cleanup.maxAge"),
+        (#"{"http":{"maxBody":1}}"#, "http.maxBody"),
     ])
     func refusesBadConfig(_ json: String, _ named: String) throws {
         let path = try write(json)
@@ -35,6 +39,13 @@ struct ConfigurationTests {
         } catch {
             #expect("\(error)".contains(named))
         }
+    }
+
+    @Test("unknown command-line options are named, also before a value")
+    func unknownOption() {
+        #expect(throws: Arguments.Failure.self) { try Arguments(["serve", "--bogus"]) }
+        #expect(throws: Arguments.Failure.self) { try Arguments(["serve", "--prot=1"]) }
+        #expect((try? Arguments(["serve", "--port", "1", "--emulator"]))?.flags == ["port": "1", "emulator": ""])
     }
 
     @Test("emulator mode refuses a non-loopback address unless told twice")

@@ -25,7 +25,8 @@ struct CallerAuthenticator: Sendable {
 
     init(configuration: GatewayConfiguration) {
         apiKeys = configuration.apiKeys
-        adminTokens = configuration.adminTokens.map { Array($0.utf8) }
+        // Compared as SHA-256 digests: equal lengths, so the comparison reveals neither content nor length.
+        adminTokens = configuration.adminTokens.map { SHA256.hash($0) }
         ownerNetworks = configuration.trustedAdminNetworks.compactMap(NetworkRange.init)
         emulator = configuration.emulator
     }
@@ -42,7 +43,7 @@ struct CallerAuthenticator: Sendable {
                     }
                     return .admin
                 }
-                let presented = Array(token.utf8)
+                let presented = SHA256.hash(token)
                 // Check every configured token so timing does not reveal which one nearly matched.
                 let matches = adminTokens.reduce(false) { $0 || constantTimeEquals($1, presented) }
                 guard matches else { throw .invalidCredentials }

@@ -1,6 +1,7 @@
 /// Parsed command line: positional words and `--flag value` / `--flag=value` / boolean `--flag` options.
 struct Arguments: Equatable {
     static let booleanFlags: Set = ["emulator", "allow-non-loopback", "help"]
+    static let valueFlags: Set = ["host", "port", "data-dir", "project-id", "config"]
 
     var positional: [String] = []
     var flags: [String: String] = [:]
@@ -17,6 +18,10 @@ struct Arguments: Equatable {
             if word == "-h" { flags["help"] = ""; continue }
             guard word.hasPrefix("--") else { positional.append(word); continue }
             let body = word.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            guard Arguments.booleanFlags.contains(name) || Arguments.valueFlags.contains(name) else {
+                throw Failure(description: "unknown option --\(name) (see gateway --help)")
+            }
             if let equals = body.firstIndex(of: "=") {
                 flags[String(body[..<equals])] = String(body[body.index(after: equals)...])
             } else if Arguments.booleanFlags.contains(String(body)) {

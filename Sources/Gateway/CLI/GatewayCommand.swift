@@ -5,16 +5,12 @@ import StorageSQLite
 
 /// The `gateway` command: `serve`, `keys rotate`, `keys list`, `backup FILE`.
 public enum GatewayCommand {
-    static let knownFlags: Set = ["host", "port", "data-dir", "project-id", "config", "emulator", "allow-non-loopback", "help"]
 
     /// Runs the command and returns the process exit code.
     public static func main(_ argv: [String], environment: [String: String]) async -> Int32 {
         let logger = Logger(minimumLevel: LogLevel(rawValue: environment["GATEHOUSE_LOG_LEVEL"]?.lowercased() ?? "") ?? .info)
         do {
             let arguments = try Arguments(argv)
-            if let unknown = arguments.flags.keys.first(where: { !knownFlags.contains($0) }) {
-                throw Arguments.Failure(description: "unknown option --\(unknown) (see gateway --help)")
-            }
             let words = arguments.positional
             if arguments.flags["help"] != nil || words.isEmpty || words == ["help"] {
                 print(HelpText.text(for: words.first))

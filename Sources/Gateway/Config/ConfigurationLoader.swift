@@ -45,27 +45,28 @@ public enum ConfigurationLoader {
         c.trustedProxies = try r.strings("trustedProxies") ?? c.trustedProxies
         c.emulator = try r.bool("emulator") ?? c.emulator
         if let level = try r.string("logLevel") { c.logLevel = try parseLogLevel(level) }
-        if let signIn = try r.object("signIn") {
+        if let signIn = try r.object("signIn", allowing: ["allowDuplicateEmails"]) {
             c.allowDuplicateEmails = try signIn.bool("allowDuplicateEmails") ?? c.allowDuplicateEmails
         }
         c.authorizedDomains = try r.strings("authorizedDomains") ?? c.authorizedDomains
         if let apple = try r.object("apple") { try applyApple(apple, to: &c.apple) }
         if let email = try r.object("email") { try EmailSettingsLoader.apply(email, to: &c.email) }
-        if let tokens = try r.object("tokens") {
+        if let tokens = try r.object("tokens", allowing: ["idTokenLifetimeSeconds", "keyCacheMaxAgeSeconds", "clockSkewSeconds"]) {
             c.idTokenLifetimeSeconds = try tokens.int64("idTokenLifetimeSeconds") ?? c.idTokenLifetimeSeconds
             c.keyCacheMaxAgeSeconds = try tokens.int64("keyCacheMaxAgeSeconds") ?? c.keyCacheMaxAgeSeconds
             c.clockSkewSeconds = try tokens.int64("clockSkewSeconds") ?? c.clockSkewSeconds
         }
-        if let anonymous = try r.object("anonymous") {
+        if let anonymous = try r.object("anonymous", allowing: ["enabled", "signUpsPerIPPerHour", "cleanup"]) {
             c.anonymous.enabled = try anonymous.bool("enabled") ?? c.anonymous.enabled
             c.anonymous.signUpsPerIPPerHour = try anonymous.int("signUpsPerIPPerHour") ?? c.anonymous.signUpsPerIPPerHour
-            if let cleanup = try anonymous.object("cleanup") {
+            if let cleanup = try anonymous.object("cleanup", allowing: ["enabled", "maxAgeDays", "intervalSeconds"]) {
                 c.anonymousCleanup.enabled = try cleanup.bool("enabled") ?? c.anonymousCleanup.enabled
                 c.anonymousCleanup.maxAgeDays = try cleanup.int64("maxAgeDays") ?? c.anonymousCleanup.maxAgeDays
                 c.anonymousCleanup.intervalSeconds = try cleanup.int64("intervalSeconds") ?? c.anonymousCleanup.intervalSeconds
             }
         }
-        if let http = try r.object("http") {
+        if let http = try r.object("http", allowing: ["maxBodyBytes", "maxHeaderBytes", "maxHeaderCount", "requestTimeoutSeconds",
+                                                    "idleTimeoutSeconds", "maxConnections", "eventLoops"]) {
             c.http.maxBodyBytes = try http.int("maxBodyBytes") ?? c.http.maxBodyBytes
             c.http.maxHeaderBytes = try http.int("maxHeaderBytes") ?? c.http.maxHeaderBytes
             c.http.maxHeaderCount = try http.int("maxHeaderCount") ?? c.http.maxHeaderCount
@@ -170,6 +171,16 @@ struct FieldReader {
             return s
         }
     }
+    /// A nested section whose keys must all be in `allowed`: a misspelt key is an error at start, never a
+    /// silently kept default.
+    func object(_ key: String, allowing allowed: Set<String>) throws -> FieldReader? {
+        guard let section = try object(key) else { return nil }
+        if let unknown = section.object.keys.first(where: { !allowed.contains($0) }) {
+            throw ConfigurationLoader.Failure("unknown config key \"\(name(key)).\(unknown)\"")
+        }
+        return section
+    }
+
     func object(_ key: String) throws -> FieldReader? {
         guard let v = object[key], !v.isNull else { return nil }
         guard let o = v.objectValue else { throw fail(key, "an object") }

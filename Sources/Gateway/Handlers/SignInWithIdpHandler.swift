@@ -6,15 +6,16 @@ import Linking
 enum SignInWithIdpHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let request = try IdpRequest(context.body)
-        let identity = try await verifiedIdentity(request, services, context)
+        // The linking user is checked first, so a bad or stale ID token never spends a single-use credential
+        // (a pending token, an Apple nonce). Its problems are always plain 400s, never folded into errorMessage.
         let intent: LinkingIntent
         if let idToken = request.idToken {
-            // The linking user's token problems are always plain 400s, never folded into errorMessage.
             let session = try await services.sessions.authenticate(idToken: idToken)
             intent = .link(localId: session.user.localId)
         } else {
             intent = .signIn(autoCreate: request.autoCreate)
         }
+        let identity = try await verifiedIdentity(request, services, context)
         let policy = try await services.projectSettings.linkingPolicy()
         let outcome = try await services.linking.resolve(identity, intent: intent, policy: policy)
         var response = IdpResponse.base(identity)

@@ -10,6 +10,7 @@ import Storage
 struct PendingCredentials: Sendable {
     static let kind = "pending"
     static let prefix = "ghp."
+    static let sealingPurpose = "gatehouse.pending-credential.v1"
 
     let store: any UserStore
     let sealer: Sealer
@@ -23,9 +24,10 @@ struct PendingCredentials: Sendable {
         let now = time.nowMilliseconds
         var payload = IdentityCoding.encode(identity, sealer: sealer)
         payload["projectId"] = .string(projectId)
+        // The payload holds the provider's credential (e.g. Apple's ID token) and profile: sealed at rest.
+        let sealed = try sealer.seal(JSONSerializer.bytes(.object(payload)), purpose: Self.sealingPurpose)
         let record = OneTimeTokenRecord(kind: Self.kind, tokenHash: SHA256.hash(token),
-                                        payload: JSONSerializer.string(.object(payload)), createdAt: now,
-                                        expiresAt: now + lifetime)
+                                        payload: Base64URL.encode(sealed), createdAt: now, expiresAt: now + lifetime)
         try await store.write { tx in
             _ = try tx.deleteExpiredOneTimeTokens(before: now)
             try tx.insertOneTimeToken(record)
@@ -42,7 +44,9 @@ struct PendingCredentials: Sendable {
         let now = time.nowMilliseconds
         let identity: VerifiedIdentity? = try await store.write { [projectId, sealer] tx in
             guard let record = try tx.oneTimeToken(kind: Self.kind, hash: hash), record.expiresAt > now,
-                  case .object(let payload)? = try? JSONParser.parse(record.payload),
+                  let sealed = Base64URL.decode(record.payload),
+                  let plain = try? sealer.open(sealed, purpose: Self.sealingPurpose),
+                  case .object(let payload)? = try? JSONParser.parse(plain),
                   payload["projectId"]?.stringValue == projectId,
                   let identity = IdentityCoding.decode(payload, sealer: sealer)
             else { return nil }
