@@ -32,6 +32,15 @@ public struct SMTPSettings: Sendable, Equatable {
     }
 }
 
+/// Printing the settings (in a log line or an error) never shows the password.
+extension SMTPSettings: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        "SMTPSettings(url: \(url), username: \(username ?? "none"), password: \(password == nil ? "none" : "<redacted>"), "
+            + "security: \(security.rawValue), timeoutSeconds: \(timeoutSeconds))"
+    }
+    public var debugDescription: String { description }
+}
+
 /// Something that delivers mail (the SMTP client, or a fake in tests).
 public protocol MailSending: Sendable {
     /// Blocks until the server accepted or refused the message: call it from a worker thread.

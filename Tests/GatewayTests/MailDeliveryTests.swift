@@ -63,6 +63,8 @@ struct MailDeliveryTests {
         let page = await gw.send("GET", "/__/auth/action?" + query)
         #expect(page.status == 200)
         #expect(page.headers["referrer-policy"] == "no-referrer")
+        let confirm = await gw.send("POST", "/__/auth/action", body: query, headers: [("Content-Type", "application/x-www-form-urlencoded")])
+        #expect(confirm.status == 200)
         #expect(await gw.lookup(token)["users"]?.arrayValue?.first?["emailVerified"]?.boolValue == true)
         #expect(await gw.send("GET", "/__/auth/action?" + query).status == 400)
 

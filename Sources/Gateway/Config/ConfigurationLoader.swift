@@ -88,6 +88,7 @@ public enum ConfigurationLoader {
         if let v = e["GATEHOUSE_ADMIN_TOKENS"] { c.adminTokens = list(v) }
         if let v = e["GATEHOUSE_LOG_LEVEL"] { c.logLevel = try parseLogLevel(v) }
         if let v = e["GATEHOUSE_APPLE_PRIVATE_KEY"], !v.isEmpty { c.apple.privateKeyPEM = v }
+        EmailSettingsLoader.apply(environment: e, to: &c.email)
     }
 
     static func apply(flags f: [String: String], to c: inout GatewayConfiguration) throws {

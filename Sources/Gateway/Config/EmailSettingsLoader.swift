@@ -1,3 +1,4 @@
+import Foundation
 import Outbound
 import ProviderEmail
 
@@ -54,7 +55,7 @@ enum EmailSettingsLoader {
     }
 
     static func delivery(_ s: FieldReader) throws -> SMTPDelivery {
-        let known: Set = ["url", "username", "password", "from", "fromName", "security", "timeoutSeconds",
+        let known: Set = ["url", "username", "password", "passwordFile", "from", "fromName", "security", "timeoutSeconds",
                           "caBundle", "initialBackoffSeconds", "maxBackoffSeconds", "pollSeconds"]
         if let unknown = s.object.keys.first(where: { !known.contains($0) }) {
             throw ConfigurationLoader.Failure("unknown config key \"email.smtp.\(unknown)\"")
@@ -65,7 +66,7 @@ enum EmailSettingsLoader {
         guard let from = try s.string("from"), EmailAddress.canonical(from) != nil else {
             throw ConfigurationLoader.Failure("email.smtp.from must be an email address")
         }
-        var server = SMTPSettings(url: url, username: try s.string("username"), password: try s.string("password"))
+        var server = SMTPSettings(url: url, username: try s.string("username"), password: try password(s))
         if let security = try s.string("security") {
             guard let value = SMTPSettings.Security(rawValue: security) else {
                 throw ConfigurationLoader.Failure("email.smtp.security must be none, opportunistic or required")
@@ -83,5 +84,27 @@ enum EmailSettingsLoader {
             throw ConfigurationLoader.Failure("email.smtp backoff and poll intervals must be positive")
         }
         return delivery
+    }
+
+    /// The SMTP password: inline, or (better, as config files tend to be committed) from `passwordFile`,
+    /// whose trailing newline is dropped. Never both, so it is clear which one is used.
+    static func password(_ s: FieldReader) throws -> String? {
+        let inline = try s.string("password")
+        guard let path = try s.string("passwordFile") else { return inline }
+        guard inline == nil else {
+            throw ConfigurationLoader.Failure("email.smtp: give password or passwordFile, not both")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationLoader.Failure("cannot read email.smtp.passwordFile \(path)")
+        }
+        var text = String(decoding: data, as: UTF8.self)
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        return text
+    }
+
+    /// `GATEHOUSE_SMTP_PASSWORD` replaces the configured SMTP password (for secret stores that hand secrets
+    /// over as environment variables); it has no effect without an `email.smtp` section.
+    static func apply(environment: [String: String], to e: inout EmailSettings) {
+        if let password = environment["GATEHOUSE_SMTP_PASSWORD"], !password.isEmpty { e.smtp?.server.password = password }
     }
 }

@@ -31,8 +31,9 @@ enum ActionEmail {
         QueryString.value("key", in: context.request.query) ?? services.configuration.apiKeys.first ?? "gatehouse"
     }
 
-    /// The language for templates and links: the body's, else `X-Firebase-Locale` (what the SDKs send for
-    /// `auth.languageCode`).
+    /// The language for templates and links: `X-Firebase-Locale`, which is what the SDKs send for
+    /// `auth.languageCode` (Firebase's `sendOobCode` has no body field for it). The link then carries it as
+    /// `lang`, which the action page reads.
     static func language(_ context: OperationContext) -> String? {
         context.request.headers["x-firebase-locale"].flatMap { $0.isEmpty ? nil : $0 }
     }

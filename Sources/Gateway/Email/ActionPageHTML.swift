@@ -7,6 +7,7 @@ enum ActionPageHTML {
     struct Strings {
         let verified: String, emailChanged: String, resetTitle: String, newPassword: String, save: String
         let passwordChanged: String, invalidLink: String, continueLabel: String, signInTitle: String, signInBody: String
+        let confirmTitle: String, confirm: String
     }
 
     static func strings(_ lang: String) -> Strings {
@@ -16,13 +17,15 @@ enum ActionPageHTML {
                       passwordChanged: "گذرواژهٔ شما تغییر کرد. اکنون می‌توانید با گذرواژهٔ تازه وارد شوید.",
                       invalidLink: "این پیوند نامعتبر است، منقضی شده یا پیش‌تر استفاده شده است.",
                       continueLabel: "ادامه", signInTitle: "ورود",
-                      signInBody: "این پیوند را در برنامه‌ای که از آن درخواست ورود داده‌اید باز کنید.")
+                      signInBody: "این پیوند را در برنامه‌ای که از آن درخواست ورود داده‌اید باز کنید.",
+                      confirmTitle: "تأیید نشانی ایمیل", confirm: "تأیید")
             : Strings(verified: "Your email has been verified.", emailChanged: "Your sign-in email has been changed and verified.",
                       resetTitle: "Reset your password", newPassword: "New password", save: "Save",
                       passwordChanged: "Your password has been changed. You can now sign in with your new password.",
                       invalidLink: "This link is invalid, has expired, or has already been used.",
                       continueLabel: "Continue", signInTitle: "Sign in",
-                      signInBody: "Open this link in the app where you asked to sign in.")
+                      signInBody: "Open this link in the app where you asked to sign in.",
+                      confirmTitle: "Confirm your email address", confirm: "Confirm")
     }
 
     static func page(lang: String, title: String, body: String, status: Int = 200) -> HTTPResponse {
@@ -58,6 +61,21 @@ enum ActionPageHTML {
             out += "\n<p><a href=\"\(HTMLEscaping.escape(continueUrl))\">\(HTMLEscaping.escape(strings(lang).continueLabel))</a></p>"
         }
         return out
+    }
+
+    /// The verification page's button: opening a link only shows it (mail scanners fetch links), and only
+    /// the `POST` it sends uses the code.
+    static func confirmForm(mode: String, code: String, email: String, lang: String) -> String {
+        let hidden = [("mode", mode), ("oobCode", code), ("lang", lang)]
+            .map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(HTMLEscaping.escape($0.1))\">" }
+            .joined(separator: "\n")
+        return """
+        <p dir="ltr">\(HTMLEscaping.escape(email))</p>
+        <form method="post" action="\(ActionLinks.path)">
+        \(hidden)
+        <p><button type="submit">\(HTMLEscaping.escape(strings(lang).confirm))</button></p>
+        </form>
+        """
     }
 
     static func resetForm(code: String, email: String, continueUrl: String?, lang: String, error: String?) -> String {

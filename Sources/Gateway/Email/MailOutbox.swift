@@ -25,6 +25,11 @@ final class MailOutbox: Sendable {
     let sent = Atomic<Int>(0)
     let failedAttempts = Atomic<Int>(0)
     let abandoned = Atomic<Int>(0)
+    /// Messages waiting in the outbox: counted when the sender starts, then kept by enqueues and outcomes
+    /// (messages other instances queue meanwhile show up after a restart).
+    /// May dip below zero when this instance sends what another one queued; read it through `queuedCount`.
+    let queued = Atomic<Int>(0)
+    var queuedCount: Int { max(0, queued.load(ordering: .relaxed)) }
     /// Rounds the background sender has made (each looks at the outbox once).
     let rounds = Atomic<Int>(0)
 
@@ -57,6 +62,7 @@ final class MailOutbox: Sendable {
         try await store.write { tx in
             try tx.insertOutboxItem(OutboxItem(id: id, kind: Self.kind, payload: payload, nextAttemptAt: now, createdAt: now))
         }
+        queued.add(1, ordering: .relaxed)
         wake()
     }
 
@@ -75,6 +81,9 @@ final class MailOutbox: Sendable {
     /// Sends until cancelled: wakes on every enqueue and otherwise polls (other instances enqueue too).
     func run() async {
         guard let delivery, isEnabled else { return }
+        if let waiting = try? await store.read({ tx in try tx.outboxItems(kind: Self.kind).count }) {
+            queued.store(waiting, ordering: .relaxed)
+        }
         while !Task.isCancelled {
             rounds.add(1, ordering: .relaxed)
             _ = await deliverDue()
@@ -130,14 +139,14 @@ final class MailOutbox: Sendable {
             abandoned.add(1, ordering: .relaxed)
             logger.error("mail abandoned: its link expired before it could be delivered",
                          metadata + [("mail.last_error", .string(item.lastError ?? "none"))])
-            _ = try? await store.write { tx in try tx.deleteOutboxItem(id: item.id) }
+            await remove(item)
             return false
         }
         do {
             try await sender.run { try mailer.send(message) }
             sent.add(1, ordering: .relaxed)
             logger.info("mail sent", metadata)
-            _ = try? await store.write { tx in try tx.deleteOutboxItem(id: item.id) }
+            await remove(item)
             return true
         } catch {
             failedAttempts.add(1, ordering: .relaxed)
@@ -154,6 +163,11 @@ final class MailOutbox: Sendable {
             _ = try? await store.write { tx in try tx.updateOutboxItem(failed) }
             return false
         }
+    }
+
+    private func remove(_ item: OutboxItem) async {
+        let deleted = (try? await store.write { tx in try tx.deleteOutboxItem(id: item.id) }) ?? false
+        if deleted { queued.subtract(1, ordering: .relaxed) }
     }
 
     func stop() {

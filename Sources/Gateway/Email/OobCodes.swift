@@ -18,12 +18,21 @@ struct OobCodes: Sendable {
         var newEmail: String?
         var localId: String?
         var continueUrl: String?
+        /// For `PASSWORD_RESET`: the account's `passwordStamp` when the code was issued. A later password
+        /// change, reset or removal moves the stamp and so voids the code.
+        var passwordStamp: Int64?
+
+        /// Identifies the password an account has now: when it was set, or -1 for none.
+        static func passwordStamp(of user: UserRecord) -> Int64 {
+            user.password == nil ? -1 : user.passwordUpdatedAt ?? 0
+        }
 
         var text: String {
             var o: JSONObject = ["requestType": .string(type.rawValue), "email": .string(email)]
             o.set("newEmail", newEmail)
             o.set("localId", localId)
             o.set("continueUrl", continueUrl)
+            if let passwordStamp { o["passwordStamp"] = .int(passwordStamp) }
             return JSONSerializer.string(.object(o))
         }
 
@@ -41,6 +50,7 @@ struct OobCodes: Sendable {
                   let email = o["email"]?.stringValue else { return nil }
             self.init(type: type, email: email, newEmail: o["newEmail"]?.stringValue,
                       localId: o["localId"]?.stringValue, continueUrl: o["continueUrl"]?.stringValue)
+            passwordStamp = o["passwordStamp"]?.intValue
         }
     }
 

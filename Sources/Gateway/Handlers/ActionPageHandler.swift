@@ -3,9 +3,11 @@ import HTTP
 import Outbound
 import ProviderEmail
 
-/// The page action links open (`GET /__/auth/action`, like Firebase Hosting's): verifies an email, shows and
-/// handles the password-reset form (`POST`), and sends email sign-in links on to the app's continue URL
-/// with the link parameters, where the SDK completes the sign-in. Works without JavaScript.
+/// The page action links open (`GET /__/auth/action`, like Firebase Hosting's): shows the confirm button of
+/// an email verification and the password-reset form, handles both (`POST`), and sends email sign-in links
+/// on to the app's continue URL with the link parameters, where the SDK completes the sign-in. Works without
+/// JavaScript. A `GET` never uses a code up: mail scanners and link previews fetch links before people do.
+/// Each mode accepts only codes of its own type.
 enum ActionPageHandler {
     static func show(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let query = FormURLEncoding.decode(context.request.query ?? "")
@@ -19,10 +21,10 @@ enum ActionPageHandler {
         do {
             switch mode {
             case .verifyEmail, .verifyAndChangeEmail:
-                let (_, _, payload) = try await ApplyOobCode.apply(services, code: code)
-                let text = payload.type == .verifyEmail ? s.verified : s.emailChanged
-                return .response(ActionPageHTML.page(lang: lang, title: text,
-                                                     body: ActionPageHTML.message("", continueUrl: payload.continueUrl, lang: lang)))
+                let payload = try await services.email.codes.peek(code)
+                guard payload.type == mode, let code else { throw AuthError(.invalidOobCode) }
+                return .response(ActionPageHTML.page(lang: lang, title: s.confirmTitle, body: ActionPageHTML.confirmForm(
+                    mode: mode.mode, code: code, email: payload.newEmail ?? payload.email, lang: lang)))
             case .passwordReset:
                 let payload = try await services.email.codes.peek(code)
                 guard payload.type == .passwordReset, let code else { throw AuthError(.invalidOobCode) }
@@ -48,15 +50,16 @@ enum ActionPageHandler {
         }
     }
 
-    /// The reset form's submission.
+    /// The submission of the reset form or of the verification's confirm button.
     static func submit(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
         let lang = EmailTemplates.language(try body.string("lang"))
         let s = ActionPageHTML.strings(lang)
         let code = try body.string("oobCode")
-        guard try body.string("mode") == "resetPassword", let code else {
+        guard let mode = try body.string("mode").flatMap(OobRequestType.init(mode:)), mode != .emailSignIn, let code else {
             return .response(ActionPageHTML.page(lang: lang, title: s.invalidLink, body: "", status: 400))
         }
+        if mode != .passwordReset { return try await verify(services, code: code, mode: mode, lang: lang) }
         let continueUrl = try body.string("continueUrl")
         do {
             let payload = try await ResetPasswordHandler.reset(services, code: code, newPassword: try body.string("newPassword") ?? "")
@@ -66,6 +69,19 @@ enum ActionPageHandler {
             let payload = try? await services.email.codes.peek(code)
             return .response(ActionPageHTML.page(lang: lang, title: s.resetTitle, body: ActionPageHTML.resetForm(
                 code: code, email: payload?.email ?? "", continueUrl: continueUrl, lang: lang, error: error.detail), status: 400))
+        } catch let error as AuthError {
+            return .response(failure(error, lang: lang))
+        }
+    }
+
+    /// The confirm button's submission: applies the verification (or the change of address).
+    private static func verify(_ services: GatewayServices, code: String, mode: OobRequestType, lang: String) async throws -> Reply {
+        let s = ActionPageHTML.strings(lang)
+        do {
+            let (_, _, payload) = try await ApplyOobCode.apply(services, code: code, types: [mode])
+            let text = payload.type == .verifyEmail ? s.verified : s.emailChanged
+            return .response(ActionPageHTML.page(lang: lang, title: text,
+                                                 body: ActionPageHTML.message("", continueUrl: payload.continueUrl, lang: lang)))
         } catch let error as AuthError {
             return .response(failure(error, lang: lang))
         }

@@ -12,12 +12,14 @@ enum ApplyOobCode {
         return .json(response)
     }
 
-    static func apply(_ services: GatewayServices, code: String?) async throws -> (UserRecord, [ProviderIdentity], OobCodes.Payload) {
+    static func apply(_ services: GatewayServices, code: String?,
+                      types: Set<OobRequestType> = [.verifyEmail, .verifyAndChangeEmail])
+        async throws -> (UserRecord, [ProviderIdentity], OobCodes.Payload) {
         let now = services.time.nowMilliseconds
         let codes = services.email.codes
         do {
             return try await services.store.write { tx in
-                let payload = try codes.take(code, types: [.verifyEmail, .verifyAndChangeEmail], in: tx)
+                let payload = try codes.take(code, types: types, in: tx)
                 guard var user = try payload.localId.flatMap({ try tx.user(localId: $0) }) else {
                     throw AuthError(.invalidOobCode)
                 }

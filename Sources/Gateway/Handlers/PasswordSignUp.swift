@@ -5,6 +5,10 @@ import Storage
 /// `accounts:signUp` with an email and password: a new password account, the upgrade of the signed-in
 /// (typically anonymous) user given by `idToken` — which keeps its `localId` — or, for admins, an account
 /// created without signing anyone in.
+///
+/// Adding a password through `idToken` is a sensitive change: a user who already has one must use
+/// `accounts:update` (`PROVIDER_ALREADY_LINKED`), a non-anonymous user must have signed in recently, and a
+/// changed email ends older sessions — otherwise a stolen long-lived token could take the account over.
 enum PasswordSignUp {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
@@ -14,6 +18,10 @@ enum PasswordSignUp {
         let address = try EmailAddress.require(try body.string("email"))
         let password = try email.provider.policy.check(try body.string("password"))
         let session = admin ? nil : try await body.string("idToken").asyncMap { try await services.sessions.authenticate(idToken: $0) }
+        if let session {
+            guard session.user.password == nil else { throw AuthError(.providerAlreadyLinked) }
+            try RecentSignIn.require(session, windowSeconds: email.settings.recentSignInSeconds, now: services.time.nowSeconds)
+        }
         let credential = try await email.passwords.hash(password)
         let now = services.time.nowMilliseconds
         let user: UserRecord
@@ -23,7 +31,11 @@ enum PasswordSignUp {
                 if let session {
                     guard var user = try tx.user(localId: session.user.localId) else { throw AuthError.userNotFound }
                     guard !user.disabled else { throw AuthError.userDisabled }
-                    if user.email != address { user.emailVerified = false }
+                    guard user.password == nil else { throw AuthError(.providerAlreadyLinked) }
+                    if user.email != address {
+                        user.emailVerified = false
+                        user.validSince = now / 1000
+                    }
                     user.email = address
                     user.password = credential
                     user.passwordUpdatedAt = now

@@ -4,7 +4,8 @@ import Storage
 
 /// `accounts:resetPassword`: without `newPassword` it tells what a code is for (without using it up, as
 /// the SDKs' `checkActionCode` needs); with it, it sets the new password. Proving the mailbox also verifies
-/// the email, and every older session ends; linked identities stay.
+/// the email, and every older session ends; linked identities stay. A code is void once the account's
+/// email or password changed after it was issued.
 enum ResetPasswordHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
@@ -34,7 +35,10 @@ enum ResetPasswordHandler {
         let now = services.time.nowMilliseconds
         return try await services.store.write { tx in
             let payload = try email.codes.take(code, types: [.passwordReset], in: tx)
-            guard var user = try payload.localId.flatMap({ try tx.user(localId: $0) }), user.email == payload.email else {
+            // The account must still have the address and the password the code was sent for: a reset link
+            // must not outlive a later change of either.
+            guard var user = try payload.localId.flatMap({ try tx.user(localId: $0) }), user.email == payload.email,
+                  payload.passwordStamp == OobCodes.Payload.passwordStamp(of: user) else {
                 throw AuthError(.invalidOobCode)
             }
             user.password = credential

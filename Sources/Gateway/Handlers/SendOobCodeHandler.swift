@@ -3,6 +3,10 @@ import ProviderEmail
 
 /// `accounts:sendOobCode` (legacy `getOobConfirmationCode`) and the admin variant under
 /// `/v1/projects/{p}/accounts:sendOobCode`, which can return the link instead of sending it.
+///
+/// Sends to an address given in the body (`PASSWORD_RESET`, `EMAIL_SIGNIN`) are counted against the limits
+/// before the address is looked up, so an unknown address spends them exactly like a known one and the
+/// limits cannot tell, under improved email privacy, which addresses have accounts.
 enum SendOobCodeHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
@@ -27,6 +31,7 @@ enum SendOobCodeHandler {
         case .passwordReset:
             guard email.provider.isEnabled else { throw AuthError(.operationNotAllowed) }
             let address = try EmailAddress.require(try body.string("email"))
+            try admit(services, address, context)
             guard let user = try await services.store.read({ tx in try tx.user(email: address) }) else {
                 if privateMode && !adminLink {
                     return .json(["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(address)])
@@ -34,10 +39,12 @@ enum SendOobCodeHandler {
                 throw AuthError(.emailNotFound)
             }
             payload = .init(type: type, email: address, localId: user.localId)
+            payload.passwordStamp = OobCodes.Payload.passwordStamp(of: user)
             recipient = address
         case .emailSignIn:
             try email.provider.requireEmailLinkEnabled()
             let address = try EmailAddress.require(try body.string("email"))
+            try admit(services, address, context)
             payload = .init(type: type, email: address)
             recipient = address
         case .verifyEmail, .verifyAndChangeEmail:
@@ -73,9 +80,9 @@ enum SendOobCodeHandler {
                 payload = .init(type: type, email: user.email ?? newEmail, newEmail: newEmail, localId: user.localId)
                 recipient = newEmail
             }
+            try admit(services, recipient, context)
         }
         payload.continueUrl = continueUrl
-        if !context.caller.isAdmin { try email.provider.admitSend(to: recipient, context.requestContext) }
         let issued = try await ActionEmail.issue(services, payload, recipient: recipient,
                                                  apiKey: ActionEmail.apiKey(services, context),
                                                  lang: ActionEmail.language(context), send: !returnLink)
@@ -85,5 +92,10 @@ enum SendOobCodeHandler {
             response["oobLink"] = .string(issued.link)
         }
         return .json(response)
+    }
+
+    /// Counts a send against the per-address and per-IP limits; admins are not limited.
+    private static func admit(_ services: GatewayServices, _ recipient: String, _ context: OperationContext) throws {
+        if !context.caller.isAdmin { try services.email.provider.admitSend(to: recipient, context.requestContext) }
     }
 }
