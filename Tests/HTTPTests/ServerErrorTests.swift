@@ -32,7 +32,9 @@ struct ServerErrorTests {
 
     @Test("Expect: 100-continue gets 100 Continue before the body is sent, then the final response")
     func continueFlow() async throws {
-        try await withTestServer { _, port in
+        // A generous deadline: on a loaded machine the gap between "100 Continue" and the body must not turn
+        // into a 408 (the deadline has its own tests).
+        try await withTestServer({ $0.requestDeadline = .seconds(120) }) { _, port in
             let client = try RawClient(port: port)
             try await client.send("POST /c HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
             #expect(try await client.readResponse().status == 100)

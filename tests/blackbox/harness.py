@@ -19,7 +19,7 @@ import requests
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT_SECONDS = 20.0
-STOP_TIMEOUT_SECONDS = 5.0
+STOP_TIMEOUT_SECONDS = 15.0
 DEFAULT_PROJECT_ID = "demo-blackbox"
 
 

@@ -103,8 +103,14 @@ def test_smtp_down_the_request_is_answered_and_the_mail_arrives_later(make_gatew
     from harness import free_loopback_port
     from smtp_sink import SmtpSink
 
-    port = free_loopback_port()
-    gw = make_gateway(config=email_config(port))
+    # The SMTP port is only reserved later (when the sink starts), so make sure the gateway did not get it.
+    for _ in range(5):
+        port = free_loopback_port()
+        gw = make_gateway(config=email_config(port))
+        if gw.port != port:
+            break
+        assert gw.stop() == 0
+    assert gw.port != port
     sign_up(gw, "late@example.com")
     ok_json(send_oob_raw(gw, {"requestType": "PASSWORD_RESET", "email": "late@example.com"}))
     deadline = time.monotonic() + 10
