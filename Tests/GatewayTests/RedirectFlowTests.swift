@@ -2,6 +2,7 @@ import AppleTestSupport
 import AuthCore
 import Foundation
 import Outbound
+import Storage
 import Testing
 @testable import Gateway
 
@@ -93,6 +94,34 @@ struct RedirectFlowTests {
         let tampered = location.replacingOccurrences(of: "state=", with: "state=x")
         #expect(await finish(gw, location: tampered, sessionId: started.sessionId).error
                 == "INVALID_IDP_RESPONSE : The state does not match the sign-in session")
+    }
+
+    @Test("a credential naming another provider than the session's is refused, and the session is spent")
+    func providerMismatch() async throws {
+        let gw = try await gateway()
+        let started = try await start(gw)
+        let location = try #require(await appleConsents(gw, started).headers["location"])
+        let mismatched = await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", [
+            "requestUri": .string(location), "postBody": "providerId=test.example", "sessionId": .string(started.sessionId),
+            "returnSecureToken": true])
+        #expect(mismatched.error == "INVALID_IDP_RESPONSE : The credential is for another provider than the session")
+        #expect(await finish(gw, location: location, sessionId: started.sessionId).error?
+                .hasPrefix("INVALID_IDP_RESPONSE : The sign-in session is unknown") == true)
+    }
+
+    @Test("a session opened for another project cannot be completed here, even on a shared store")
+    func otherProject() async throws {
+        let store = InMemoryUserStore()
+        let time = ManualTime(milliseconds: 1_800_000_000_000)
+        let session = RedirectSessions.Session(providerId: "apple.com", state: "state-1", rawNonce: "nonce-1",
+                                               redirectUri: "https://auth.example.com/__/auth/handler",
+                                               continueUri: Self.continueUri)
+        let opened = try await RedirectSessions(store: store, time: time, projectId: "project-a").open(session)
+        #expect(try await RedirectSessions(store: store, time: time, projectId: "project-b").take(opened) == nil)
+        var other = session
+        other.state = "state-2"
+        let second = try await RedirectSessions(store: store, time: time, projectId: "project-a").open(other)
+        #expect(try await RedirectSessions(store: store, time: time, projectId: "project-a").take(second) == other)
     }
 
     @Test("another session's credential fails the nonce check")

@@ -51,6 +51,14 @@ struct ClientSecretAndConfigTests {
         #expect(AppleConfiguration(enabled: true, bundleIds: ["a"], clockSkewSeconds: -1).problem?.contains("clockSkew") == true)
     }
 
+    @Test("the unknown-kid refresh interval must be at least a second: 0 would switch the rate limit off",
+          arguments: [Int64(0), -1])
+    func refreshIntervalTooSmall(seconds: Int64) {
+        let problem = AppleConfiguration(enabled: true, bundleIds: ["a"], keyRefreshIntervalSeconds: seconds).problem
+        #expect(problem?.hasPrefix("apple.keyRefreshIntervalSeconds must be at least 1") == true)
+        #expect(AppleConfiguration(enabled: true, bundleIds: ["a"], keyRefreshIntervalSeconds: 1).problem == nil)
+    }
+
     @Test("tokenType is accepted by name or by ordinal")
     func tokenTypes() {
         #expect(ProviderTokenType(wireValue: "CODE") == .code && ProviderTokenType(wireValue: "3") == .code)

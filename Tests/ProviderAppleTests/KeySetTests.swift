@@ -44,6 +44,20 @@ struct KeySetTests {
         #expect(fx.apple.requests(to: "/auth/keys").count == 2)
     }
 
+    @Test("an interval below a second still rate-limits: a burst of forged kids at one instant fetches once")
+    func intervalFloor() async throws {
+        let fx = try AppleFixture { $0.keyRefreshIntervalSeconds = 0 }
+        for seed in 0..<3 {
+            let forged = FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(seed), now: fx.now), kid: "forged-\(seed)")
+            _ = await fx.failure(forged, nonce: AppleFixture.nonce(seed))
+        }
+        #expect(fx.apple.requests(to: "/auth/keys").count == 1)
+        fx.time.advance(seconds: 1)
+        _ = await fx.failure(FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(9), now: fx.now), kid: "forged"),
+                             nonce: AppleFixture.nonce(9))
+        #expect(fx.apple.requests(to: "/auth/keys").count == 2)
+    }
+
     @Test("Apple unreachable: known keys keep working, nothing else is trusted")
     func unreachable() async throws {
         let fx = try AppleFixture()

@@ -77,9 +77,12 @@ def test_sign_in_and_each_check_on_the_wire(make_gateway, apple):
 
 
 def test_key_rotation_and_unknown_kid(make_gateway, apple):
-    gw = make_gateway(config=apple.gateway_config(keyRefreshIntervalSeconds=0))
+    gw = make_gateway(config=apple.gateway_config(keyRefreshIntervalSeconds=1))
     sign_in(gw, apple)  # caches k1
+    cached_at = time.monotonic()
     new_kid = apple.rotate()
+    # The gateway re-fetches for an unknown kid at most once a second (the least interval it accepts).
+    time.sleep(max(0.0, cached_at + 1.2 - time.monotonic()))
     user = sign_in(gw, apple, sub="rotated-user", kid=new_kid)
     assert user["federatedId"] == "rotated-user"
     raw = nonce()
@@ -194,6 +197,16 @@ def test_redirect_flow_end_to_end(make_gateway, apple, tmp_path):
     tampered = requests.post(consent["action"], data=dict(consent["fields"], state="forged"), allow_redirects=False,
                              timeout=5)
     assert tampered.status_code == 400
+
+
+def test_zero_key_refresh_interval_refuses_to_start(tmp_path, apple):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps(apple.gateway_config(keyRefreshIntervalSeconds=0)))
+    result = subprocess.run([str(gateway_binary()), "serve", "--port", str(free_loopback_port()), "--data-dir",
+                             str(tmp_path / "data"), "--config", str(config)],
+                            capture_output=True, text=True, timeout=30, env=clean_environment())
+    assert result.returncode != 0
+    assert "apple.keyRefreshIntervalSeconds must be at least 1" in result.stderr
 
 
 def test_enabled_without_ids_refuses_to_start(tmp_path):

@@ -7,7 +7,8 @@ import Storage
 /// The revocation is enqueued in the same transaction that deletes the user, so it can be neither lost nor
 /// done for a deletion that rolled back. It is carried out afterwards by a background worker: a provider that is
 /// down never blocks or undoes the deletion, it only delays the revocation, which is retried with backoff.
-/// The payload keeps the secrets sealed exactly as they were in the identity row.
+/// The payload keeps the secrets sealed exactly as they were in the identity row. An item given up (after
+/// `maxAttempts`, or when retrying cannot help) leaves a live token at the provider, so it is logged as an error.
 enum ProviderRevocations {
     static let kind = "provider.revoke"
     /// How long a claimed item is leased to one worker before another may retry it.
@@ -45,23 +46,34 @@ enum ProviderRevocations {
         }
         var done = 0
         for item in claimed {
-            let failure = await attempt(item, services)
+            let outcome = await attempt(item, services)
+            let attempts = item.attempts + 1
+            let abandoned = outcome.abandonReason(afterAttempts: attempts)
             try await services.store.write { tx in
-                if let failure, item.attempts + 1 < maxAttempts {
+                if case .failed(let failure, _) = outcome, abandoned == nil {
                     var next = item
-                    next.attempts += 1
+                    next.attempts = attempts
                     next.lastError = failure
-                    next.nextAttemptAt = now + backoff(afterAttempts: next.attempts)
+                    next.nextAttemptAt = now + backoff(afterAttempts: attempts)
                     try tx.updateOutboxItem(next)
                 } else {
                     _ = try tx.deleteOutboxItem(id: item.id)
                 }
             }
-            if let failure {
-                services.logger.warning("provider token revocation failed", [
-                    ("outbox.id", .string(item.id)), ("attempts", .int(Int64(item.attempts + 1))), ("error", .string(failure))])
-            } else {
+            switch outcome {
+            case .revoked:
                 done += 1
+            case .failed(let failure, let providerId):
+                services.logger.warning("provider token revocation failed", [
+                    ("outbox.id", .string(item.id)), ("provider", .string(providerId)), ("attempts", .int(Int64(attempts))), ("error", .string(failure))])
+            case .abandoned:
+                break
+            }
+            if let abandoned {
+                // The provider keeps a token the deleted user can no longer reach: an operator must know.
+                services.logger.error("provider revocation abandoned", [
+                    ("outbox.id", .string(item.id)), ("provider", .string(outcome.providerId ?? "unknown")),
+                    ("attempts", .int(Int64(attempts))), ("reason", .string(abandoned))])
             }
         }
         return done
@@ -72,24 +84,52 @@ enum ProviderRevocations {
         min(3_600_000, 10_000 << min(attempts - 1, 20))
     }
 
-    /// nil on success (or when there is nothing left to do), else a non-secret reason.
-    private static func attempt(_ item: OutboxItem, _ services: GatewayServices) async -> String? {
+    /// What one attempt came to. Reasons are non-secret: they never include the sealed or opened secrets.
+    enum Outcome {
+        case revoked
+        /// Worth retrying (the provider was unreachable or refused for now).
+        case failed(String, providerId: String)
+        /// Retrying cannot help (the payload cannot be read, or the provider is gone).
+        case abandoned(String, providerId: String?)
+
+        var providerId: String? {
+            switch self {
+            case .revoked: return nil
+            case .failed(_, let providerId): return providerId
+            case .abandoned(_, let providerId): return providerId
+            }
+        }
+
+        /// Why the item is dropped: retrying cannot help, or it failed `maxAttempts` times. nil to keep it.
+        func abandonReason(afterAttempts attempts: Int) -> String? {
+            switch self {
+            case .revoked: return nil
+            case .abandoned(let reason, _): return reason
+            case .failed(let failure, _):
+                return attempts >= maxAttempts ? "gave up after \(attempts) attempts; last error: \(failure)" : nil
+            }
+        }
+    }
+
+    private static func attempt(_ item: OutboxItem, _ services: GatewayServices) async -> Outcome {
         guard case .object(let payload)? = try? JSONParser.parse(item.payload),
-              let providerId = payload["providerId"]?.stringValue,
-              let sealed = payload["secrets"]?.stringValue.flatMap(Base64URL.decode),
+              let providerId = payload["providerId"]?.stringValue else {
+            return .abandoned("the outbox payload is unreadable", providerId: nil)
+        }
+        guard let sealed = payload["secrets"]?.stringValue.flatMap(Base64URL.decode),
               let plain = try? services.linking.sealer.open(sealed, purpose: IdentityCoding.secretsPurpose),
               case .object(let map)? = try? JSONParser.parse(plain)
-        else { return nil }  // unreadable: retrying cannot help
+        else { return .abandoned("the stored secrets cannot be unsealed (was the master key changed?)", providerId: providerId) }
         guard let revoker = services.providers.provider(ProviderID(providerId), as: (any TokenRevoker).self) else {
-            return nil
+            return .abandoned("the provider is no longer registered", providerId: providerId)
         }
         var secrets: [String: String] = [:]
         for (key, value) in map { secrets[key] = value.stringValue }
         do {
             try await revoker.revokeStoredTokens(secrets)
-            return nil
+            return .revoked
         } catch {
-            return String(describing: error)
+            return .failed(String(describing: error), providerId: providerId)
         }
     }
 

@@ -24,7 +24,7 @@ public struct AppleConfiguration: Sendable, Equatable {
     /// The oldest `iat` accepted: Apple's tokens are short-lived, an older one is a replay candidate.
     public var maxTokenAgeSeconds: Int64
     /// The least time between two JWKS fetches caused by unknown key ids (a flood of forged `kid`s must
-    /// not turn into a flood of requests to Apple).
+    /// not turn into a flood of requests to Apple). At least 1.
     public var keyRefreshIntervalSeconds: Int64
 
     public init(enabled: Bool = false, bundleIds: [String] = [], servicesIds: [String] = [], teamId: String? = nil,
@@ -75,7 +75,9 @@ public struct AppleConfiguration: Sendable, Equatable {
             return "apple.baseUrl must be an http(s) URL"
         }
         guard clockSkewSeconds >= 0, clockSkewSeconds <= 600 else { return "apple.clockSkewSeconds must be 0-600" }
-        guard keyRefreshIntervalSeconds >= 0 else { return "apple.keyRefreshIntervalSeconds must not be negative" }
+        guard keyRefreshIntervalSeconds >= 1 else {
+            return "apple.keyRefreshIntervalSeconds must be at least 1: it spaces the JWKS re-fetches that unknown key ids cause, and 0 would switch that rate limit off"
+        }
         return nil
     }
 }

@@ -25,12 +25,13 @@ public final class AppleKeySet: Sendable {
 
     /// - Parameters:
     ///   - baseURL: Apple's host (or a stand-in); keys are read from `<baseURL>/auth/keys`.
-    ///   - refreshIntervalSeconds: the least time between two fetches.
+    ///   - refreshIntervalSeconds: the least time between two fetches; values below 1 count as 1, so the rate
+    ///     limit can never be switched off (configuration refuses them anyway).
     public init(baseURL: String, fetcher: any HTTPFetching, time: any TimeSource, refreshIntervalSeconds: Int64) {
         self.url = AppleEndpoints.url(baseURL, "/auth/keys")
         self.fetcher = fetcher
         self.time = time
-        self.refreshInterval = max(0, refreshIntervalSeconds) * 1000
+        self.refreshInterval = max(1, refreshIntervalSeconds) * 1000
     }
 
     /// Why no key could be returned.
