@@ -50,8 +50,19 @@ struct AppleProfileAndLinkingTests {
         let owner = await gw.signInWithIdp(sub: "t1", email: relay, trusted: true)
         let reply = await gw.signInWithApple(sub: "apple-relay", email: relay, isPrivate: isPrivate)
         #expect(reply["needConfirmation"] == true && reply["localId"] == owner["localId"])
-        #expect(reply["idToken"] == nil && reply["emailVerified"] == false)
+        // Verified (Apple forwards relay mail) but never used to link: Firebase reports emailVerified true.
+        #expect(reply["idToken"] == nil && reply["emailVerified"] == true)
         #expect(reply["rawUserInfo"]?.stringValue?.contains("privaterelay.appleid.com") == true)
+    }
+
+    @Test("a new relay user is created with a verified email, as Firebase reports it")
+    func relayIsVerified() async throws {
+        let gw = try await TestGateway.withApple(apple)
+        let reply = await gw.signInWithApple(sub: "apple-new-relay", email: "q1w2@privaterelay.appleid.com", isPrivate: .bool(true))
+        #expect(reply["isNewUser"] == true && reply["emailVerified"] == true)
+        let idToken = try #require(reply["idToken"]?.stringValue)
+        let user = try #require(await gw.lookup(idToken)["users"]?.arrayValue?.first)
+        #expect(user["email"] == "q1w2@privaterelay.appleid.com" && user["emailVerified"] == true)
     }
 
     @Test("email_verified may be a string or a boolean")

@@ -70,13 +70,21 @@ public struct VerifiedIdentity: Sendable, Equatable {
     public enum Email: Sendable, Equatable {
         /// The provider vouches that the person controls this address (may auto-link by email).
         case trusted(String)
+        /// The provider verified the address, but it says nothing about other accounts that hold it (Apple's
+        /// private relay addresses): reported as verified, never used to link accounts by email.
+        case verifiedNotForLinking(String)
         /// The address is informational only; it never links accounts by itself.
         case untrusted(String)
 
         public var address: String {
-            switch self { case .trusted(let a), .untrusted(let a): return a }
+            switch self { case .trusted(let a), .verifiedNotForLinking(let a), .untrusted(let a): return a }
         }
+        /// May link accounts by email (the linking engine's question).
         public var isTrusted: Bool { if case .trusted = self { return true } else { return false } }
+        /// The provider checked that the person receives mail at the address (what `emailVerified` reports).
+        public var isVerified: Bool {
+            switch self { case .trusted, .verifiedNotForLinking: return true; case .untrusted: return false }
+        }
     }
 
     public var providerId: ProviderID

@@ -79,7 +79,7 @@ enum IdpResponse {
                                     "federatedId": .string(identity.subject)]
         if let email = identity.email {
             response["email"] = .string(email.address.lowercased())
-            response["emailVerified"] = .bool(email.isTrusted)
+            response["emailVerified"] = .bool(email.isVerified)
         }
         response.set("displayName", identity.displayName)
         response.set("photoUrl", identity.photoUrl)

@@ -58,7 +58,7 @@ struct LinkingService: Sendable {
                                   lastRefreshAt: now)
             if policy.oneAccountPerEmail, let email = identity.email {
                 user.email = email.address.lowercased()
-                user.emailVerified = email.isTrusted
+                user.emailVerified = email.isVerified
             }
             try tx.insertUser(user)
             try tx.insertIdentity(record(identity, localId: user.localId, now: now))
@@ -107,8 +107,8 @@ struct LinkingService: Sendable {
             let address = email.address.lowercased()
             if user.email == nil && policy.oneAccountPerEmail {
                 user.email = address
-                user.emailVerified = email.isTrusted
-            } else if user.email == address && email.isTrusted {
+                user.emailVerified = email.isVerified
+            } else if user.email == address && email.isVerified {
                 user.emailVerified = true
             }
         }

@@ -67,7 +67,7 @@ enum IdentityCoding {
         var o: JSONObject = ["providerId": .string(identity.providerId.rawValue), "subject": .string(identity.subject)]
         if let email = identity.email {
             o["email"] = .string(email.address)
-            o["emailTrusted"] = .bool(email.isTrusted)
+            o["emailTrust"] = .string(email.isTrusted ? "trusted" : email.isVerified ? "verified" : "untrusted")
         }
         o.set("displayName", identity.displayName)
         o.set("photoUrl", identity.photoUrl)
@@ -84,7 +84,11 @@ enum IdentityCoding {
         guard let provider = o["providerId"]?.stringValue, let subject = o["subject"]?.stringValue else { return nil }
         var email: VerifiedIdentity.Email?
         if let address = o["email"]?.stringValue {
-            email = o["emailTrusted"]?.boolValue == true ? .trusted(address) : .untrusted(address)
+            switch o["emailTrust"]?.stringValue {
+            case "trusted": email = .trusted(address)
+            case "verified": email = .verifiedNotForLinking(address)
+            default: email = .untrusted(address)
+            }
         }
         var echoed: [String: String] = [:]
         for (key, value) in o["echoed"]?.objectValue ?? JSONObject() { echoed[key] = value.stringValue }

@@ -17,10 +17,12 @@ enum AppleProfile {
     }
 
     /// Apple's address is trusted for linking only when verified and real: a relay address is unique per app
-    /// team, so it proves nothing about any other account that happens to hold it.
+    /// team, so it proves nothing about any other account that happens to hold it. Relay addresses are still
+    /// verified (Apple forwards to the person), so clients see `emailVerified: true` as with Firebase.
     static func email(of token: AppleIdentityToken) -> VerifiedIdentity.Email? {
         guard let email = token.email else { return nil }
-        return token.emailVerified && !token.isPrivateEmail ? .trusted(email) : .untrusted(email)
+        guard token.emailVerified else { return .untrusted(email) }
+        return token.isPrivateEmail ? .verifiedNotForLinking(email) : .trusted(email)
     }
 }
 
