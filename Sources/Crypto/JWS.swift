@@ -52,6 +52,8 @@ public struct CompactJWS: Sendable {
     public init(parsing compact: String) throws {
         let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else { throw CryptoError.invalidInput("JWS must have three segments") }
+        // RFC 7515 compact form is unpadded base64url: one token, one spelling.
+        guard !compact.contains("=") else { throw CryptoError.invalidInput("JWS segments must not be padded") }
         guard !segments[0].isEmpty else { throw CryptoError.invalidInput("JWS header segment is empty") }
         guard let headerBytes = Base64URL.decode(String(segments[0])),
               let payloadBytes = Base64URL.decode(String(segments[1])),

@@ -106,6 +106,7 @@ struct JWSTests {
         "", "a.b", "a.b.c.d", ".e30.", "eyJhbGciOiJSUzI1NiJ9.e30", "eyJhbGciOiJSUzI1NiJ9.e3+.",
         "eyJhbGciOiJSUzI1NiJ9.e30.a*b", "bm90anNvbg.e30.", "WyJSUzI1NiJd.e30.", "eyJ0eXAiOiJKV1QifQ.e30.",
         "eyJhbGciOjI1Nn0.e30.", "eyJhbGciOiJSUzI1NiIsImNyaXQiOlsiZXhwIl19.e30.",
+        "eyJhbGciOiJSUzI1NiJ9.e30.AA==", "eyJhbGciOiJSUzI1NiJ9.e30=.",
     ])
     func malformedInput(_ compact: String) {
         let error = #expect(throws: CryptoError.self) { try CompactJWS(parsing: compact) }

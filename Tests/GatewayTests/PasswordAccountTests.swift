@@ -113,6 +113,23 @@ struct PasswordAccountTests {
         #expect(await gw.signIn("ada@example.com", "secret1").status == 200)
     }
 
+    @Test("parallel wrong guesses cannot exceed the failure limit: attempts are reserved before the KDF runs")
+    func parallelGuesses() async throws {
+        let gw = try await TestGateway.withEmail {
+            $0.email.provider.failedPasswordsPerAccount = 3
+            $0.email.provider.failedPasswordWindowSeconds = 600
+        }
+        _ = await gw.signUp("bob@example.com", "secret1")
+        let errors = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<20 { group.addTask { await gw.signIn("bob@example.com", "wrong-guess").error } }
+            var all: [String?] = []
+            for await error in group { all.append(error) }
+            return all
+        }
+        #expect(errors.filter { $0 == "INVALID_PASSWORD" }.count == 3)
+        #expect(errors.filter { $0 == "TOO_MANY_ATTEMPTS_TRY_LATER" }.count == 17)
+    }
+
     @Test("password sign-ups are limited per client IP")
     func signUpLimit() async throws {
         let gw = try await TestGateway.withEmail { $0.email.provider.signUpsPerIPPerHour = 2 }

@@ -47,7 +47,7 @@ struct PendingTokenSafetyTests {
     }
 
     @Test("emulator mode never takes fake credentials for sign-in methods that are not IdPs",
-          arguments: ["password", "anonymous", "phone", "custom"])
+          arguments: ["password", "anonymous", "phone", "custom", "emailLink", "firebase"])
     func reservedProviders(_ provider: String) async throws {
         let gw = try await TestGateway.make { $0.emulator = true }
         let reply = await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", [

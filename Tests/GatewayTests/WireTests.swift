@@ -68,6 +68,49 @@ struct WireTests {
         #expect(await gw.post(path, [:], key: "k").error == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
     }
 
+    @Test("Bearer owner through a reverse proxy is never admin, even when the proxy is on loopback")
+    func ownerThroughProxy() async throws {
+        let gw = try await TestGateway.make { $0.trustedProxies = ["127.0.0.1"] }
+        let path = "\(gw.adminPath)/accounts:lookup"
+        let owner = [("Authorization", "Bearer owner")]
+        #expect(await gw.post(path, ["localId": ["x"]], key: nil, headers: owner).status == 401)
+        #expect(await gw.post(path, ["localId": ["x"]], key: nil, headers: owner + [("X-Forwarded-For", "203.0.113.9")]).status == 401)
+        let direct = try await TestGateway.make()
+        #expect(await direct.post("\(direct.adminPath)/accounts:lookup", ["localId": ["x"]], key: nil,
+                                  headers: owner + [("Forwarded", "for=203.0.113.9")]).status == 401)
+        #expect(await direct.post("\(direct.adminPath)/accounts:lookup", ["localId": ["x"]], key: nil, headers: owner).status == 200)
+    }
+
+    @Test("profile fields are bounded: too long from a client is 400, from a provider it is cut")
+    func profileLimits() async throws {
+        let gw = try await TestGateway.make()
+        let idToken = try #require(await gw.signUpAnonymously()["idToken"]?.stringValue)
+        let long = String(repeating: "n", count: ProfileLimits.displayName + 1)
+        let reply = await gw.post("\(TestGateway.v1)/accounts:update", ["idToken": .string(idToken), "displayName": .string(long)])
+        #expect(reply.status == 400 && reply.json["error"]?["status"] == "INVALID_ARGUMENT")
+        let photo = String(repeating: "p", count: ProfileLimits.photoUrl + 1)
+        #expect(await gw.post("\(TestGateway.v1)/accounts:update", ["idToken": .string(idToken), "photoUrl": .string(photo)]).status == 400)
+        let signedIn = await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", [
+            "requestUri": "http://localhost",
+            "postBody": .string("providerId=test.example&secret=open-sesame&sub=longname&name=" + long)])
+        #expect(signedIn.status == 200)
+        let signedInToken = try #require(signedIn["idToken"]?.stringValue)
+        let user = try #require(await gw.lookup(signedInToken)["users"]?.arrayValue?.first)
+        #expect(user["displayName"]?.stringValue?.count == ProfileLimits.displayName)
+    }
+
+    @Test("per-client limits key IPv6 clients by their /64")
+    func ipv6Limits() async throws {
+        #expect(NetworkRange.limitKey(for: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(NetworkRange.limitKey(for: "::ffff:10.1.2.3") == "10.1.2.3")
+        #expect(NetworkRange.limitKey(for: "192.0.2.7") == "192.0.2.7")
+        let gw = try await TestGateway.make { $0.anonymous.signUpsPerIPPerHour = 2 }
+        #expect(await gw.signUpAnonymously(from: "2001:db8:1:2::1").status == 200)
+        #expect(await gw.signUpAnonymously(from: "2001:db8:1:2::2").status == 200)
+        #expect(await gw.signUpAnonymously(from: "2001:db8:1:2:ffff::3").error == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        #expect(await gw.signUpAnonymously(from: "2001:db8:1:3::1").status == 200)
+    }
+
     @Test("admin lookup omits users when nothing matches and de-duplicates matches")
     func adminLookup() async throws {
         let gw = try await TestGateway.make()

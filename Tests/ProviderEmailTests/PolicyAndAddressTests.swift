@@ -40,14 +40,14 @@ struct PolicyAndAddressTests {
         let time = ManualTime(milliseconds: 1_000_000)
         let provider = EmailProvider(configuration: .init(failedPasswordsPerAccount: 2, failedPasswordWindowSeconds: 60),
                                      time: time)
-        #expect(provider.mayTryPassword(localId: "u"))
-        _ = provider.recordFailedPassword(localId: "u")
-        #expect(provider.mayTryPassword(localId: "u"))
-        _ = provider.recordFailedPassword(localId: "u")
-        #expect(!provider.mayTryPassword(localId: "u"))
-        #expect(provider.mayTryPassword(localId: "other"))
+        #expect(provider.beginPasswordAttempt(localId: "u"))
+        provider.passwordAttemptSucceeded(localId: "u")
+        #expect(provider.beginPasswordAttempt(localId: "u"))
+        #expect(provider.beginPasswordAttempt(localId: "u"))
+        #expect(!provider.beginPasswordAttempt(localId: "u"))
+        #expect(provider.beginPasswordAttempt(localId: "other"))
         time.advance(seconds: 60)
-        #expect(provider.mayTryPassword(localId: "u"))
+        #expect(provider.beginPasswordAttempt(localId: "u"))
     }
 
     @Test("sends are limited per address and per client address")

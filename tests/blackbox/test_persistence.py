@@ -90,6 +90,8 @@ def test_online_backup_is_a_sqlite_database_with_the_users(make_gateway, tmp_pat
     result = run_cli("backup", str(backup), "--data-dir", str(gw.data_dir))
     assert result.returncode == 0, result.stderr + result.stdout
     assert gw.is_alive()
+    # The copy holds password hashes and personal data: readable by its owner only.
+    assert backup.stat().st_mode & 0o077 == 0, oct(backup.stat().st_mode)
 
     with sqlite3.connect(f"file:{backup}?mode=ro", uri=True) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
@@ -103,6 +105,7 @@ def test_master_key_file_is_private(make_gateway):
     gw = make_gateway()
     assert (gw.data_dir / "master.key").stat().st_mode & 0o777 == 0o600
     assert (gw.data_dir / "gatehouse.sqlite").exists()
+    assert (gw.data_dir / "gatehouse.sqlite").stat().st_mode & 0o077 == 0
 
 
 def test_master_key_from_the_environment_leaves_no_key_file(make_gateway):

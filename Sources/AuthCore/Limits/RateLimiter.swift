@@ -34,6 +34,17 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// Gives back one event recorded for `key` in the current window (an attempt that turned out fine).
+    public func refund(_ key: String) {
+        guard limit > 0 else { return }
+        let window = time.nowMilliseconds / windowMilliseconds
+        state.withLock { entries in
+            guard var entry = entries[key], entry.window == window, entry.count > 0 else { return }
+            entry.count -= 1
+            entries[key] = entry
+        }
+    }
+
     /// Events `key` may still record in the current window, without recording one (`Int.max` when the
     /// limiter is disabled).
     public func remaining(_ key: String) -> Int {

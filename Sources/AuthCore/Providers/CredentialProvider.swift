@@ -30,11 +30,15 @@ public struct RequestContext: Sendable {
     /// Milliseconds since the epoch when the request arrived.
     public var receivedAt: Int64
     public var projectId: String
+    /// The key for per-client limits: the IPv4 address, or the /64 an IPv6 address belongs to (one IPv6
+    /// subscriber usually holds a whole /64, so per-address limits would not limit anyone).
+    public var clientNetwork: String
 
-    public init(clientAddress: String, receivedAt: Int64, projectId: String) {
+    public init(clientAddress: String, receivedAt: Int64, projectId: String, clientNetwork: String? = nil) {
         self.clientAddress = clientAddress
         self.receivedAt = receivedAt
         self.projectId = projectId
+        self.clientNetwork = clientNetwork ?? clientAddress
     }
 }
 

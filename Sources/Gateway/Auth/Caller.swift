@@ -21,6 +21,7 @@ struct CallerAuthenticator: Sendable {
     let apiKeys: [String]
     let adminTokens: [[UInt8]]
     let ownerNetworks: [NetworkRange]
+    let proxies: [NetworkRange]
     let emulator: Bool
 
     init(configuration: GatewayConfiguration) {
@@ -28,6 +29,7 @@ struct CallerAuthenticator: Sendable {
         // Compared as SHA-256 digests: equal lengths, so the comparison reveals neither content nor length.
         adminTokens = configuration.adminTokens.map { SHA256.hash($0) }
         ownerNetworks = configuration.trustedAdminNetworks.compactMap(NetworkRange.init)
+        proxies = configuration.trustedProxies.compactMap(NetworkRange.init)
         emulator = configuration.emulator
     }
 
@@ -38,9 +40,7 @@ struct CallerAuthenticator: Sendable {
             if parts.count == 2, parts[0].lowercased() == "bearer" {
                 let token = parts[1].trimmingCharacters(in: .whitespaces)
                 if token.lowercased() == "owner" {
-                    guard emulator || ownerNetworks.contains(where: { $0.contains(peer) }) else {
-                        throw .invalidCredentials
-                    }
+                    guard emulator || isDirectlyFromOwnerNetwork(request, peer: peer) else { throw .invalidCredentials }
                     return .admin
                 }
                 let presented = SHA256.hash(token)
@@ -54,6 +54,14 @@ struct CallerAuthenticator: Sendable {
         guard let key = apiKey(of: request), !key.isEmpty else { return .anonymous }
         guard apiKeys.isEmpty || apiKeys.contains(key) else { throw .invalidAPIKey }
         return .apiKey(key)
+    }
+
+    /// `Bearer owner` counts only from a trusted network *directly*: behind a reverse proxy on loopback every
+    /// request's peer is the proxy, so a proxied request (a proxy peer, or any forwarding header) never is.
+    private func isDirectlyFromOwnerNetwork(_ request: HTTPRequest, peer: String) -> Bool {
+        let proxied = proxies.contains { $0.contains(peer) }
+            || request.headers["x-forwarded-for"] != nil || request.headers["forwarded"] != nil
+        return !proxied && ownerNetworks.contains { $0.contains(peer) }
     }
 
     private func apiKey(of request: HTTPRequest) -> String? {

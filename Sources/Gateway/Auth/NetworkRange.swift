@@ -36,6 +36,16 @@ struct NetworkRange: Sendable, Equatable {
         return true
     }
 
+    /// The rate-limit key of an address: IPv4 as is, IPv6 by its /64 (IPv4-mapped IPv6 as the IPv4 address).
+    static func limitKey(for address: String) -> String {
+        guard let bytes = parseAddress(address), bytes.count == 16 else { return address }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
+    }
+
     static func parseAddress(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {

@@ -8,6 +8,8 @@ public enum GatewayCommand {
 
     /// Runs the command and returns the process exit code.
     public static func main(_ argv: [String], environment: [String: String]) async -> Int32 {
+        // Everything the gateway writes (database, WAL, backups, key file) holds secrets or personal data.
+        umask(0o077)
         let logger = Logger(minimumLevel: LogLevel(rawValue: environment["GATEHOUSE_LOG_LEVEL"]?.lowercased() ?? "") ?? .info)
         do {
             let arguments = try Arguments(argv)

@@ -9,7 +9,7 @@ import Crypto
 /// accept an unverified credential.
 struct EmulatorIdpVerifier: Sendable {
     /// Sign-in methods that are not identity providers and never take IdP credentials.
-    static let reservedProviderIds: Set = ["anonymous", "password", "phone", "custom", "emailLink"]
+    static let reservedProviderIds: Set = ["anonymous", "password", "phone", "custom", "emaillink", "firebase"]
 
     func verify(_ assertion: ProviderAssertion, providerId: String) throws -> VerifiedIdentity {
         let token = assertion["id_token"] ?? assertion["access_token"]

@@ -39,13 +39,13 @@ enum PasswordSignUp {
                     user.email = address
                     user.password = credential
                     user.passwordUpdatedAt = now
-                    user.displayName = try body.string("displayName") ?? user.displayName
+                    user.displayName = try body.string("displayName").map { try ProfileLimits.check($0, field: "displayName", limit: ProfileLimits.displayName) } ?? user.displayName
                     user.lastLoginAt = now
                     try tx.updateUser(user)
                     return (user, try tx.identities(localId: user.localId))
                 }
                 var user = UserRecord(localId: try body.string("localId") ?? UserIDs.generate(), email: address,
-                                      displayName: try body.string("displayName"), password: credential,
+                                      displayName: try body.string("displayName").map { try ProfileLimits.check($0, field: "displayName", limit: ProfileLimits.displayName) }, password: credential,
                                       passwordUpdatedAt: now, validSince: now / 1000, createdAt: now,
                                       lastLoginAt: admin ? nil : now)
                 if admin {

@@ -133,7 +133,8 @@ struct AccountChange: Sendable {
     private static func nullable(_ body: RequestBody, _ key: String) throws -> Value<String> {
         if body.isExplicitNull(key) { return .delete }
         guard let value = try body.string(key) else { return .keep }
-        return value.isEmpty ? .delete : .set(value)
+        let limit = key == "photoUrl" ? ProfileLimits.photoUrl : ProfileLimits.displayName
+        return value.isEmpty ? .delete : .set(try ProfileLimits.check(value, field: key, limit: limit))
     }
 }
 

@@ -22,6 +22,13 @@ struct LinkingService: Sendable {
     }
 
     func resolve(_ identity: VerifiedIdentity, intent: LinkingIntent, policy: LinkingPolicy) async throws -> Outcome {
+        // Provider profile values are the provider's (or, for Apple's first-sign-in name, the client's): stored
+        // within the same bounds as values a client sets directly.
+        var bounded = identity
+        bounded.displayName = ProfileLimits.clip(identity.displayName, limit: ProfileLimits.displayName)
+        bounded.photoUrl = ProfileLimits.clip(identity.photoUrl, limit: ProfileLimits.photoUrl)
+        bounded.screenName = ProfileLimits.clip(identity.screenName, limit: ProfileLimits.displayName)
+        let identity = bounded
         var attempts = 0
         while true {
             attempts += 1

@@ -33,7 +33,8 @@ struct OperationContext: Sendable {
     let receivedAt: Int64
 
     var requestContext: RequestContext {
-        RequestContext(clientAddress: clientAddress, receivedAt: receivedAt, projectId: "")
+        RequestContext(clientAddress: clientAddress, receivedAt: receivedAt, projectId: "",
+                       clientNetwork: NetworkRange.limitKey(for: clientAddress))
     }
 }
 

@@ -31,6 +31,6 @@ public struct AnonymousProvider: CredentialFreeSignUp {
 
     public func admitSignUp(_ context: RequestContext) throws(AuthError) {
         try requireEnabled()
-        guard limiter.allow(context.clientAddress) else { throw AuthError(.tooManyAttemptsTryLater) }
+        guard limiter.allow(context.clientNetwork) else { throw AuthError(.tooManyAttemptsTryLater) }
     }
 }

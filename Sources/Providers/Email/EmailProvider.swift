@@ -63,7 +63,7 @@ public struct EmailProvider: CredentialProvider {
     /// One more password sign-up from this client, or `TOO_MANY_ATTEMPTS_TRY_LATER`.
     public func admitSignUp(_ context: RequestContext) throws(AuthError) {
         try requireEnabled()
-        guard signUpsPerIP.allow(context.clientAddress) else { throw AuthError(.tooManyAttemptsTryLater) }
+        guard signUpsPerIP.allow(context.clientNetwork) else { throw AuthError(.tooManyAttemptsTryLater) }
     }
 
     /// One more email from this client to this address, or `TOO_MANY_ATTEMPTS_TRY_LATER`. Both limits
@@ -71,22 +71,23 @@ public struct EmailProvider: CredentialProvider {
     /// from many IPs.
     public func admitSend(to email: String, _ context: RequestContext) throws(AuthError) {
         // Refused sends are not counted, so one exhausted limit never eats into the other.
-        guard sendsPerIP.remaining(context.clientAddress) > 0, sendsPerEmail.remaining(email) > 0 else {
+        guard sendsPerIP.remaining(context.clientNetwork) > 0, sendsPerEmail.remaining(email) > 0 else {
             throw AuthError(.tooManyAttemptsTryLater)
         }
-        _ = sendsPerIP.allow(context.clientAddress)
+        _ = sendsPerIP.allow(context.clientNetwork)
         _ = sendsPerEmail.allow(email)
     }
 
-    /// Records a wrong password for an account. Returns false once the account is over its limit; from then
-    /// on the caller refuses every attempt, right or wrong, until the window ends (otherwise guessing could
-    /// simply continue).
-    public func recordFailedPassword(localId: String) -> Bool {
+    /// Reserves one password attempt for an account before the KDF runs; false once its wrong attempts (and
+    /// attempts still in flight) have used up the window. Reserving first is what stops parallel guesses from
+    /// all passing the check before any failure is counted. From then on every attempt, right or wrong, is
+    /// refused until the window ends (otherwise guessing could simply continue).
+    public func beginPasswordAttempt(localId: String) -> Bool {
         failedPasswords.allow(localId)
     }
 
-    /// Whether the account may try a password now (it has not used up its failures in this window).
-    public func mayTryPassword(localId: String) -> Bool {
-        failedPasswords.remaining(localId) > 0
+    /// The reserved attempt used the right password: it does not count as a failure.
+    public func passwordAttemptSucceeded(localId: String) {
+        failedPasswords.refund(localId)
     }
 }

@@ -1,0 +1,22 @@
+import AuthCore
+
+/// Upper bounds on profile fields. Without them one request could store a megabyte per account, and an ID
+/// token carrying it would make every later request of that user exceed the header limit (431/413).
+enum ProfileLimits {
+    static let displayName = 1024
+    static let photoUrl = 2048
+
+    /// A value a client sent: too long is a 400 naming the field.
+    static func check(_ value: String, field: String, limit: Int) throws(WireError) -> String {
+        guard value.count <= limit else {
+            throw .invalidPayload("Invalid value at '\(RequestBody.snakeCase(field))': longer than \(limit) characters",
+                                  reason: "invalid")
+        }
+        return value
+    }
+
+    /// A value an identity provider sent: kept, but cut to the limit.
+    static func clip(_ value: String?, limit: Int) -> String? {
+        value.map { $0.count <= limit ? $0 : String($0.prefix(limit)) }
+    }
+}
