@@ -6,6 +6,9 @@ extension EventLoop {
     ///   was sent yet (a `100 Continue` counts as sent), otherwise it is simply closed.
     /// - A keep-alive connection idle for `idleTimeout` is closed; during shutdown, idle ones close at once.
     /// - A responding or lingering connection past its `closeDeadline` (a peer that stopped reading) is closed.
+    /// How long, once draining began, a half-received request may still complete.
+    static let drainGraceMilliseconds: Int64 = 1000
+
     func checkTimers(now: Int64) {
         for connection in Array(connections.values) {
             switch connection.phase {
@@ -16,6 +19,9 @@ extension EventLoop {
                     } else {
                         sendErrorAndClose(connection, status: 408, reason: "request was not completed in time")
                     }
+                } else if isDraining, connection.requestStartedAt != nil, now - drainStartedAt >= Self.drainGraceMilliseconds {
+                    // Shutting down: a request still arriving a second after the drain began will not be served.
+                    sendErrorAndClose(connection, status: 503, reason: "the server is shutting down")
                 } else if connection.isIdle && (isDraining || now - connection.idleSince >= context.idleTimeout) {
                     closeConnection(connection)
                 }

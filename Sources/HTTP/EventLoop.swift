@@ -20,6 +20,8 @@ final class EventLoop: @unchecked Sendable {
     var listener: Listener?
     var connections: [Int32: Connection] = [:]
     var isDraining = false
+    /// When draining began (monotonic ms): half-received requests get a short grace, then 503.
+    var drainStartedAt: Int64 = 0
     var isAcceptPaused = false
     var isStopped = false
     var nextConnectionID: UInt64 = 0
@@ -105,6 +107,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func beginDraining() {
         isDraining = true
+        drainStartedAt = MonotonicClock.nowMilliseconds()
         closeListener()
         for connection in Array(connections.values) where connection.isIdle {
             closeConnection(connection)

@@ -38,6 +38,25 @@ struct ServerShutdownTests {
         #expect(server.connectionCount == 0)
     }
 
+    @Test("a half-received request gets 503 soon after draining begins instead of holding the shutdown")
+    func partialRequestDuringDrain() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 1
+        configuration.requestDeadline = .seconds(60)
+        let server = HTTPServer(configuration: configuration) { _ in HTTPResponse(status: 200) }
+        let port = try server.start()
+        let client = try RawClient(port: port)
+        try await client.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\nabc")
+        for _ in 0..<200 where server.connectionCount == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let shutdown = Task { await server.shutdown(gracePeriod: .seconds(60)) }
+        #expect(try await client.readResponse().status == 503)
+        await shutdown.value
+        #expect(server.connectionCount == 0)
+    }
+
     @Test("after the grace period the remaining connections are closed forcibly")
     func forced() async throws {
         var configuration = HTTPServerConfiguration()
