@@ -6,26 +6,24 @@ enum Routes {
     static let x509Path = "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
     static let jwksPath = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
 
-    /// Legacy v3 `relyingparty` method names (still used by the iOS SDK and pyrebase) and the v1 operation each
-    /// one is.
-    static let legacyNames: [(String, APIOperation)] = [
-        ("signupNewUser", .signUp), ("getAccountInfo", .lookup), ("setAccountInfo", .update),
-        ("deleteAccount", .delete), ("verifyAssertion", .signInWithIdp),
-        ("verifyPassword", .signInWithPassword), ("getOobConfirmationCode", .sendOobCode),
-        ("resetPassword", .resetPassword), ("emailLinkSignin", .signInWithEmailLink), ("createAuthUri", .createAuthUri),
+    /// End-user `accounts:<method>` operations and the legacy v3 `relyingparty` name of each (still used by the
+    /// iOS SDK and pyrebase).
+    static let accountMethods: [(v1: String, legacy: String, operation: APIOperation)] = [
+        ("signUp", "signupNewUser", .signUp), ("lookup", "getAccountInfo", .lookup), ("update", "setAccountInfo", .update),
+        ("delete", "deleteAccount", .delete), ("signInWithIdp", "verifyAssertion", .signInWithIdp),
+        ("signInWithPassword", "verifyPassword", .signInWithPassword),
+        ("sendOobCode", "getOobConfirmationCode", .sendOobCode), ("resetPassword", "resetPassword", .resetPassword),
+        ("signInWithEmailLink", "emailLinkSignin", .signInWithEmailLink), ("createAuthUri", "createAuthUri", .createAuthUri),
     ]
+
+    /// Legacy v3 names and the operation each one is.
+    static var legacyNames: [(String, APIOperation)] { accountMethods.map { ($0.legacy, $0.operation) } }
 
     static func table(projectId: String, issuerPath: String?, emulator: Bool) -> RouteTable {
         var table = RouteTable()
-        for (method, operation) in [("signUp", APIOperation.signUp), ("lookup", .lookup), ("update", .update),
-                                    ("delete", .delete), ("signInWithIdp", .signInWithIdp),
-                                    ("signInWithPassword", .signInWithPassword), ("sendOobCode", .sendOobCode),
-                                    ("resetPassword", .resetPassword), ("signInWithEmailLink", .signInWithEmailLink),
-                                    ("createAuthUri", .createAuthUri)] {
-            table.add("POST", "\(identityToolkitV1)/accounts:\(method)", operation, .apiKey)
-        }
-        for (name, operation) in legacyNames {
-            table.add("POST", "\(legacyV3)/\(name)", operation, .apiKey)
+        for method in accountMethods {
+            table.add("POST", "\(identityToolkitV1)/accounts:\(method.v1)", method.operation, .apiKey)
+            table.add("POST", "\(legacyV3)/\(method.legacy)", method.operation, .apiKey)
         }
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:lookup", .adminLookup, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:delete", .adminDelete, .admin)
