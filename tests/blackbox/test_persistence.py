@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import time
 
@@ -114,3 +115,22 @@ def test_master_key_from_the_environment_leaves_no_key_file(make_gateway):
     assert not (gw.data_dir / "master.key").exists()
     gw.restart()
     assert refresh(gw, account["refreshToken"])["user_id"] == account["localId"]
+
+
+def test_after_a_clean_stop_the_database_file_alone_holds_every_user(make_gateway, tmp_path):
+    gw = make_gateway()
+    accounts = [sign_up_anonymously(gw) for _ in range(5)]
+    for account in accounts:  # reads too, so the reader connections have been used
+        assert lookup(gw, account["idToken"])["localId"] == account["localId"]
+    assert gw.stop() == 0
+
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    shutil.copy(gw.data_dir / "gatehouse.sqlite", alone / "gatehouse.sqlite")
+    with sqlite3.connect(f"file:{alone / 'gatehouse.sqlite'}?mode=ro", uri=True) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        stored = {row[0] for row in db.execute("SELECT local_id FROM users")}
+    assert stored == {account["localId"] for account in accounts}
+    wal = gw.data_dir / "gatehouse.sqlite-wal"
+    assert not wal.exists() or wal.stat().st_size == 0, "committed data left in the -wal file"
+

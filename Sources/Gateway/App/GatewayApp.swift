@@ -116,8 +116,20 @@ public final class GatewayApp: Sendable {
         await reload.value
         await cleanup.value
         await revocations.value
-        await services.store.close()
+        await Self.closeStore(services)
         services.logger.info("stopped")
+    }
+
+    /// Closes the store after everything that uses it. A failed close is logged as an error, never
+    /// swallowed: with SQLite it means the WAL was not folded into the database file, so `gatehouse.sqlite`
+    /// alone is not a complete copy and its `-wal` file must stay next to it.
+    static func closeStore(_ services: GatewayServices) async {
+        do {
+            try await services.store.close()
+        } catch {
+            services.logger.error("the store did not close cleanly; keep the -wal file next to the database",
+                                  [("error", .string("\(error)"))])
+        }
     }
 
     /// Emulator mode accepts fake credentials, so it must not be reachable from other machines unless the
