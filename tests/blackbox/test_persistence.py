@@ -12,7 +12,7 @@ from google.auth.transport.requests import Request
 
 from harness import run_cli
 from verbs import (
-    X509_PATH, jwt_header, lookup, published_kids, refresh, sign_up_anonymously,
+    X509_PATH, assert_business_error, jwt_header, lookup, published_kids, refresh, refresh_raw, sign_up_anonymously,
 )
 
 
@@ -134,3 +134,20 @@ def test_after_a_clean_stop_the_database_file_alone_holds_every_user(make_gatewa
     wal = gw.data_dir / "gatehouse.sqlite-wal"
     assert not wal.exists() or wal.stat().st_size == 0, "committed data left in the -wal file"
 
+
+def test_another_project_on_the_same_data_refuses_the_first_projects_refresh_tokens(make_gateway):
+    first = make_gateway()
+    account = sign_up_anonymously(first)
+    assert first.stop() == 0
+
+    second = make_gateway(data_dir=first.data_dir, start=False)
+    second.project_id = "another-project"
+    second.start()
+    assert_business_error(refresh_raw(second, account["refreshToken"]), "INVALID_REFRESH_TOKEN")
+    own = sign_up_anonymously(second)
+    assert refresh(second, own["refreshToken"])["user_id"] == own["localId"]
+    assert second.stop() == 0
+
+    first.start()
+    assert refresh(first, account["refreshToken"])["user_id"] == account["localId"]
+    assert_business_error(refresh_raw(first, own["refreshToken"]), "INVALID_REFRESH_TOKEN")

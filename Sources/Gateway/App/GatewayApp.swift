@@ -42,9 +42,11 @@ public final class GatewayApp: Sendable {
         let signer = IDTokenSigner(settings: configuration.tokenSettings, keyRing: ring, time: time)
         let email = EmailServices.make(configuration: configuration, store: store, sealer: sealer, time: time,
                                        logger: logger, overrides: emailOverrides)
+        let ownsUnboundTokens = try await UnboundRefreshTokens.claim(for: configuration.projectId, in: store)
+        let sessions = SessionService(store: store, signer: signer, sealer: sealer, time: time,
+                                      acceptsUnboundTokens: ownsUnboundTokens)
         let services = GatewayServices(
-            configuration: configuration, store: store,
-            sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
+            configuration: configuration, store: store, sessions: sessions, keyRing: ring,
             providers: ProviderRegistry(try ProviderRegistrations.make(configuration, time: time, store: store,
                                                                        fetcher: fetcher, logger: logger)
                                         + [email.provider] + extraProviders),
