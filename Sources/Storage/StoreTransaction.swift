@@ -46,8 +46,15 @@ public protocol StoreTransaction {
     /// Throws `uniqueViolation(.refreshToken)`; `notFound` if the user does not exist.
     func insertRefreshToken(_ token: RefreshTokenRecord) throws
     func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord?
-    /// Revokes every refresh token of the user. Returns how many were deleted.
-    func deleteRefreshTokens(localId: String) throws -> Int
+    /// Revokes refresh tokens of the user at this moment, inside this transaction: those issued in or before
+    /// second `issuedAtOrBefore`, or every one stored so far when it is `nil`. Tokens inserted later, even in
+    /// the same transaction, are not affected. Returns how many were revoked.
+    ///
+    /// Revocation must not depend on comparing whole-second timestamps alone: a token issued in the same
+    /// second as a password change would otherwise outlive it. Revoked tokens are gone for every instance
+    /// sharing the database once the transaction commits; a backend may delete them or mark them, as long
+    /// as `refreshToken(hash:)` no longer returns them.
+    func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) throws -> Int
 
     // MARK: Signing keys
 

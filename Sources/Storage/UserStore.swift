@@ -19,7 +19,12 @@ public protocol UserStore: Sendable {
     /// methods called inside throw `StoreError.readOnly`.
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
 
-    /// Waits for running transactions, then releases threads and files. Later calls throw
-    /// `StoreError.unavailable`. Calling it twice is harmless.
-    func close() async
+    /// Waits for running transactions, then leaves the data complete where it lives (SQLite: folds the WAL
+    /// into the database file) and releases threads and files. Later calls throw `StoreError.unavailable`.
+    /// Calling it twice is harmless.
+    ///
+    /// Throws when that last step failed: threads and files are released anyway and nothing committed is
+    /// lost, but the operator must know (for SQLite, the `-wal` file then still holds committed transactions
+    /// and must stay next to the database).
+    func close() async throws
 }

@@ -114,6 +114,16 @@ final class Connection: @unchecked Sendable {
         guard finished == SQLITE_OK else { throw destination.failure(finished, context: "backup_finish") }
     }
 
+    /// Copies every frame of the WAL into the database file and empties the WAL (`TRUNCATE`), waiting up to
+    /// the busy timeout for other connections' transactions. Throws when it could not finish, so the caller
+    /// can say that the `-wal` file still holds data.
+    func checkpointAndTruncateWAL() throws(StoreError) {
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(try open(), nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+        guard code == SQLITE_OK else { throw failure(code, context: "wal_checkpoint(TRUNCATE)") }
+    }
+
     private func prepared(_ sql: String) throws(StoreError) -> Statement {
         if let cached = statements[sql] { return cached }
         let statement = try Statement(sql: sql, connection: self, database: try open())

@@ -16,8 +16,12 @@ extension SQLiteTransaction {
             TokenRows.refreshToken)
     }
 
-    func deleteRefreshTokens(localId: String) throws -> Int {
-        try connection.execute("DELETE FROM refresh_tokens WHERE local_id = ?", [.init(localId)])
+    func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) throws -> Int {
+        guard let seconds else {
+            return try connection.execute("DELETE FROM refresh_tokens WHERE local_id = ?", [.init(localId)])
+        }
+        return try connection.execute(
+            "DELETE FROM refresh_tokens WHERE local_id = ? AND issued_at <= ?", [.init(localId), .init(seconds)])
     }
 
     // MARK: Signing keys

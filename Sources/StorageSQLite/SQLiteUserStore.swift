@@ -20,9 +20,10 @@ public final class SQLiteUserStore: UserStore {
     /// must exist. Opening blocks the calling thread, so do it at start-up.
     ///
     /// Throws `StoreError.schemaTooNew` when a newer build has migrated the file, `.corrupt` when it is
-    /// not a Gatehouse database, `.unavailable` when it cannot be opened.
-    public init(path: String, readerCount: Int = 2) throws {
-        let writer = try Connection(path: path, mode: .readWrite)
+    /// not a Gatehouse database, `.unavailable` when it cannot be opened. `busyTimeoutMilliseconds` is how
+    /// long the writer waits for locks held by other processes (a backup, another instance) before failing.
+    public init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        let writer = try Connection(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try Self.configureWriter(writer)
         try Migrator.migrate(writer)
         self.path = path
@@ -76,11 +77,25 @@ public final class SQLiteUserStore: UserStore {
         }
     }
 
-    public func close() async {
+    /// Closes the readers first, then checkpoints the WAL into the database file and closes the writer.
+    ///
+    /// The order matters: SQLite folds the WAL back only when the last connection closes, and a read-only
+    /// connection cannot do it. Closing the writer before the readers left every committed transaction in
+    /// `-wal` and a main file without tables, so a copy of `gatehouse.sqlite` alone was empty. The explicit
+    /// TRUNCATE checkpoint also reports failure (e.g. another process holding a read transaction), which
+    /// the close on its own would not.
+    public func close() async throws {
         guard await gate.closeAndDrain() else { return }
-        _ = try? await writerPool.run { self.writer.withLock { $0.close() } }
-        _ = try? await readerPool.run { self.readers.closeAll() }
-        writerPool.stop()
-        readerPool.stop()
+        defer {
+            writerPool.stop()
+            readerPool.stop()
+        }
+        try? await readerPool.run { self.readers.closeAll() }
+        try await writerPool.run {
+            try self.writer.withLock { connection in
+                defer { connection.close() }
+                try connection.checkpointAndTruncateWAL()
+            }
+        }
     }
 }

@@ -8,7 +8,7 @@ import firebase_admin
 import pytest
 from firebase_admin import auth
 
-from verbs import X509_PATH, sign_up_anonymously
+from verbs import X509_PATH, assert_business_error, jwt_claims, refresh_raw, sign_up_anonymously
 
 _app_names = itertools.count()
 
@@ -67,3 +67,13 @@ def test_non_emulated_verify_id_token_checks_rs256_against_gateway_keys(admin_ap
     forged_signature = ("A" if signature[0] != "A" else "B") + signature[1:]
     with pytest.raises(auth.InvalidIdTokenError):
         auth.verify_id_token(f"{header}.{payload}.{forged_signature}", app=admin_app)
+
+
+def test_revoke_refresh_tokens_ends_the_refresh_token_at_once(admin_app, gw):
+    # Signed up and revoked within the same second on (nearly) every try: the refresh token must die anyway.
+    for _ in range(5):
+        account = sign_up_anonymously(gw)
+        auth.revoke_refresh_tokens(account["localId"], app=admin_app)
+        assert_business_error(refresh_raw(gw, account["refreshToken"]), "TOKEN_EXPIRED")
+        valid_after = auth.get_user(account["localId"], app=admin_app).tokens_valid_after_timestamp
+        assert valid_after // 1000 >= jwt_claims(account["idToken"])["iat"]

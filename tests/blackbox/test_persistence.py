@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import time
 
@@ -11,7 +12,7 @@ from google.auth.transport.requests import Request
 
 from harness import run_cli
 from verbs import (
-    X509_PATH, jwt_header, lookup, published_kids, refresh, sign_up_anonymously,
+    X509_PATH, assert_business_error, jwt_header, lookup, published_kids, refresh, refresh_raw, sign_up_anonymously,
 )
 
 
@@ -114,3 +115,39 @@ def test_master_key_from_the_environment_leaves_no_key_file(make_gateway):
     assert not (gw.data_dir / "master.key").exists()
     gw.restart()
     assert refresh(gw, account["refreshToken"])["user_id"] == account["localId"]
+
+
+def test_after_a_clean_stop_the_database_file_alone_holds_every_user(make_gateway, tmp_path):
+    gw = make_gateway()
+    accounts = [sign_up_anonymously(gw) for _ in range(5)]
+    for account in accounts:  # reads too, so the reader connections have been used
+        assert lookup(gw, account["idToken"])["localId"] == account["localId"]
+    assert gw.stop() == 0
+
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    shutil.copy(gw.data_dir / "gatehouse.sqlite", alone / "gatehouse.sqlite")
+    with sqlite3.connect(f"file:{alone / 'gatehouse.sqlite'}?mode=ro", uri=True) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        stored = {row[0] for row in db.execute("SELECT local_id FROM users")}
+    assert stored == {account["localId"] for account in accounts}
+    wal = gw.data_dir / "gatehouse.sqlite-wal"
+    assert not wal.exists() or wal.stat().st_size == 0, "committed data left in the -wal file"
+
+
+def test_another_project_on_the_same_data_refuses_the_first_projects_refresh_tokens(make_gateway):
+    first = make_gateway()
+    account = sign_up_anonymously(first)
+    assert first.stop() == 0
+
+    second = make_gateway(data_dir=first.data_dir, start=False)
+    second.project_id = "another-project"
+    second.start()
+    assert_business_error(refresh_raw(second, account["refreshToken"]), "INVALID_REFRESH_TOKEN")
+    own = sign_up_anonymously(second)
+    assert refresh(second, own["refreshToken"])["user_id"] == own["localId"]
+    assert second.stop() == 0
+
+    first.start()
+    assert refresh(first, account["refreshToken"])["user_id"] == account["localId"]
+    assert_business_error(refresh_raw(first, own["refreshToken"]), "INVALID_REFRESH_TOKEN")

@@ -42,9 +42,11 @@ public final class GatewayApp: Sendable {
         let signer = IDTokenSigner(settings: configuration.tokenSettings, keyRing: ring, time: time)
         let email = EmailServices.make(configuration: configuration, store: store, sealer: sealer, time: time,
                                        logger: logger, overrides: emailOverrides)
+        let ownsUnboundTokens = try await UnboundRefreshTokens.claim(for: configuration.projectId, in: store)
+        let sessions = SessionService(store: store, signer: signer, sealer: sealer, time: time,
+                                      acceptsUnboundTokens: ownsUnboundTokens)
         let services = GatewayServices(
-            configuration: configuration, store: store,
-            sessions: SessionService(store: store, signer: signer, sealer: sealer, time: time), keyRing: ring,
+            configuration: configuration, store: store, sessions: sessions, keyRing: ring,
             providers: ProviderRegistry(try ProviderRegistrations.make(configuration, time: time, store: store,
                                                                        fetcher: fetcher, logger: logger)
                                         + [email.provider] + extraProviders),
@@ -116,8 +118,20 @@ public final class GatewayApp: Sendable {
         await reload.value
         await cleanup.value
         await revocations.value
-        await services.store.close()
+        await Self.closeStore(services)
         services.logger.info("stopped")
+    }
+
+    /// Closes the store after everything that uses it. A failed close is logged as an error, never
+    /// swallowed: with SQLite it means the WAL was not folded into the database file, so `gatehouse.sqlite`
+    /// alone is not a complete copy and its `-wal` file must stay next to it.
+    static func closeStore(_ services: GatewayServices) async {
+        do {
+            try await services.store.close()
+        } catch {
+            services.logger.error("the store did not close cleanly; keep the -wal file next to the database",
+                                  [("error", .string("\(error)"))])
+        }
     }
 
     /// Emulator mode accepts fake credentials, so it must not be reachable from other machines unless the

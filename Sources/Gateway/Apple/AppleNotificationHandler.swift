@@ -51,8 +51,7 @@ enum AppleNotificationHandler {
                 return "user deleted"
             }
             // Sessions made with Apple end: refresh tokens go and ID tokens issued before now stop verifying.
-            _ = try tx.deleteRefreshTokens(localId: user.localId)
-            user.validSince = now / 1000
+            try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
             try tx.updateUser(user)
             return "unlinked"
         case .other:

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTP
+import Storage
 import StorageSQLite
 
 /// The `gateway` command: `serve`, `keys rotate`, `keys list`, `backup FILE`.
@@ -40,7 +41,7 @@ public enum GatewayCommand {
             case let words where words.count == 2 && words[0] == "backup":
                 let store = try SQLiteUserStore(path: DataDirectory.databasePath(configuration.dataDirectory))
                 try await store.backup(to: words[1])
-                await store.close()
+                await closeReporting(store)
                 print("backup written to \(words[1]); back up the master key too (see README)")
                 return 0
             default:
@@ -54,6 +55,16 @@ public enum GatewayCommand {
 
     static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Closes a one-shot command's store. What the command wrote is committed either way, so a failed close
+    /// is a warning, not a failed command: the WAL stays for the running gateway (or the next start) to fold in.
+    static func closeReporting(_ store: any UserStore) async {
+        do {
+            try await store.close()
+        } catch {
+            printError("gateway: warning: the database did not close cleanly (\(error)); keep its -wal file next to it")
+        }
     }
 }
 
@@ -72,14 +83,14 @@ enum KeyCommands {
         let ring = KeyRing()
         try await keys.prepare(ring)
         let record = try await keys.rotate()
-        await keys.store.close()
+        await GatewayCommand.closeReporting(keys.store)
         return record
     }
 
     static func list(_ configuration: GatewayConfiguration) async throws -> String {
         let store = try DataDirectory.openStore(configuration.dataDirectory)
         let records = try await store.read { try $0.signingKeys() }
-        await store.close()
+        await GatewayCommand.closeReporting(store)
         let now = SystemTime().nowSeconds
         let active = SigningKeys.active(records, at: now)
         var lines = ["kid                                       created               activates             unpublished"]

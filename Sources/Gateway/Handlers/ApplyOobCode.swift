@@ -26,7 +26,7 @@ enum ApplyOobCode {
                 guard !user.disabled else { throw AuthError.userDisabled }
                 if let newEmail = payload.newEmail, payload.type == .verifyAndChangeEmail {
                     user.email = newEmail
-                    user.validSince = now / 1000
+                    try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
                 } else {
                     // The address may have changed since the link was sent: it verifies only the one it was sent to.
                     guard user.email == payload.email else { throw AuthError(.invalidOobCode) }

@@ -39,7 +39,7 @@ enum EmailLinkSignInHandler {
                 guard !user.disabled else { throw AuthError.userDisabled }
                 if !isNew && user.email == address && !user.emailVerified && user.password != nil {
                     user.password = nil
-                    user.validSince = now / 1000
+                    try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
                 }
                 user.email = address
                 user.emailVerified = true

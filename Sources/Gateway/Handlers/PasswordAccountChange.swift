@@ -4,8 +4,8 @@ import ProviderEmail
 /// The email and password part of `accounts:update`, validated and hashed before the update's transaction
 /// (hashing happens on the KDF pool, never inside a database transaction).
 ///
-/// A user changing their own email or password must have signed in recently; either change moves
-/// `validSince`, so older sessions end and the caller gets fresh tokens.
+/// A user changing their own email or password must have signed in recently; either change ends every
+/// older session (`SessionRevocation`) and the caller gets fresh tokens.
 struct CredentialChange: Sendable {
     var email: String?
     var password: PasswordCredential?
@@ -42,6 +42,5 @@ struct CredentialChange: Sendable {
             user.password = password
             user.passwordUpdatedAt = now
         }
-        if revokesTokens { user.validSince = now / 1000 }
     }
 }

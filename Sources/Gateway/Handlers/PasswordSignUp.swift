@@ -34,7 +34,7 @@ enum PasswordSignUp {
                     guard user.password == nil else { throw AuthError(.providerAlreadyLinked) }
                     if user.email != address {
                         user.emailVerified = false
-                        user.validSince = now / 1000
+                        try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
                     }
                     user.email = address
                     user.password = credential

@@ -44,7 +44,7 @@ enum ResetPasswordHandler {
             user.password = credential
             user.passwordUpdatedAt = now
             user.emailVerified = true
-            user.validSince = now / 1000
+            try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
             try tx.updateUser(user)
             return payload
         }

@@ -28,29 +28,37 @@ enum UpdateHandler {
         let change = try AccountChange(body: body, admin: admin)
         let credentials = try await CredentialChange.prepare(services, body, session: session)
         let now = services.time.nowMilliseconds
+        // Revoking tokens through a user's own request would sign them out: hand them a fresh session,
+        // stored after the revocation in the same transaction.
+        let sessionProvider = credentials.password != nil
+            ? ProviderID.password.rawValue : session?.token.signInProvider ?? ProviderID.anonymous.rawValue
+        let endsOwnSession = session != nil && (change.revokesTokens || credentials.revokesTokens)
+        let freshSession = endsOwnSession
+            ? try services.sessions.newRefreshToken(localId: localId, signInProvider: sessionProvider) : nil
         let (user, identities) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity]) in
             guard var user = try tx.user(localId: localId) else { throw AuthError.userNotFound }
+            let revocations = change.revocations(wasDisabled: user.disabled)
+                + (credentials.revokesTokens ? [.everything] : [])
             for provider in change.deleteProviders {
                 _ = try tx.deleteIdentity(localId: localId, providerId: provider)
             }
-            change.apply(to: &user, nowMilliseconds: now)
+            change.apply(to: &user)
             credentials.apply(to: &user, nowMilliseconds: now)
+            for revocation in revocations {
+                try SessionRevocation.revoke(revocation, &user, nowMilliseconds: now, in: tx)
+            }
             do { try tx.updateUser(user) } catch StoreError.uniqueViolation(.phoneNumber) {
                 throw AuthError(.phoneNumberExists)
             } catch StoreError.uniqueViolation(.email) {
                 throw AuthError(.emailExists)
             }
+            if case let (_, record)? = freshSession { try tx.insertRefreshToken(record) }
             return (user, try tx.identities(localId: localId))
         }
         var response = UserInfoJSON.setAccountInfoResponse(user, identities: identities)
-        // Revoking tokens through a user's own request would sign them out: hand them a fresh session.
-        if let session, change.revokesTokens || credentials.revokesTokens {
-            let provider = credentials.password != nil
-                ? ProviderID.password.rawValue : session.token.signInProvider ?? ProviderID.anonymous.rawValue
-            let (refreshToken, record) = try services.sessions.newRefreshToken(localId: user.localId, signInProvider: provider)
-            try await services.store.write { tx in try tx.insertRefreshToken(record) }
+        if case let (refreshToken, _)? = freshSession {
             response["idToken"] = .string(try services.sessions.idToken(for: user, identities: identities,
-                                                                         signInProvider: provider, extraClaims: nil))
+                                                                         signInProvider: sessionProvider, extraClaims: nil))
             response["refreshToken"] = .string(refreshToken)
             response["expiresIn"] = .string(String(services.sessions.lifetime))
         }
@@ -117,7 +125,17 @@ struct AccountChange: Sendable {
         validSince = try body.int64("validSince")
     }
 
-    func apply(to user: inout UserRecord, nowMilliseconds: Int64) {
+    /// How this change ends sessions, in the order they apply (the last `validSince` written wins).
+    func revocations(wasDisabled: Bool) -> [SessionRevocation.Kind] {
+        var kinds: [SessionRevocation.Kind] = []
+        if disabled == true && !wasDisabled { kinds.append(.refreshTokens) }
+        if let validSince { kinds.append(.validSince(validSince)) }
+        if revokesTokens { kinds.append(.everything) }
+        return kinds
+    }
+
+    /// The profile and admin fields; sessions are ended separately through `revocations`.
+    func apply(to user: inout UserRecord) {
         switch displayName { case .keep: break; case .set(let v): user.displayName = v; case .delete: user.displayName = nil }
         switch photoUrl { case .keep: break; case .set(let v): user.photoUrl = v; case .delete: user.photoUrl = nil }
         switch phoneNumber { case .keep: break; case .set(let v): user.phoneNumber = v; case .delete: user.phoneNumber = nil }
@@ -126,8 +144,6 @@ struct AccountChange: Sendable {
         if let disabled { user.disabled = disabled }
         if let emailVerified { user.emailVerified = emailVerified }
         if let customAttributes { user.customAttributes = customAttributes }
-        if revokesTokens { user.validSince = nowMilliseconds / 1000 }
-        if let validSince { user.validSince = validSince }
     }
 
     private static func nullable(_ body: RequestBody, _ key: String) throws -> Value<String> {

@@ -81,7 +81,7 @@ struct LinkingService: Sendable {
                 // would be verified) — and sessions made with them are revoked.
                 user.password = nil
                 user.phoneNumber = nil
-                user.validSince = now / 1000
+                try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
                 for linked in try tx.identities(localId: localId) {
                     _ = try tx.deleteIdentity(localId: localId, providerId: linked.providerId)
                 }

@@ -2,19 +2,23 @@ import AuthCore
 import Crypto
 import Storage
 
-/// Issues and checks sessions: ID tokens (stateless, RS256) and refresh tokens (opaque, stored as hashes).
+/// Issues and checks sessions: ID tokens (stateless, RS256) and refresh tokens (opaque, sealed to this
+/// project, stored as hashes; see `RefreshTokens`).
 ///
-/// A refresh token is `gh1.` + base64url(AES-GCM seal of 32 random bytes ‖ localId). The store keeps only
-/// its SHA-256; the sealed localId lets a token whose user was deleted be answered `USER_NOT_FOUND`
-/// (as Firebase does) although the row went with the user, while a forged token cannot be opened and is
-/// `INVALID_REFRESH_TOKEN`.
+/// Revocation ends refresh tokens by removing their rows at the instant of the change
+/// (`SessionRevocation`), so a refresh token is refused from then on even when it was issued in the same
+/// second. ID tokens carry only Firebase's claims and are checked against `validSince`, in whole seconds as
+/// Firebase does.
 struct SessionService: Sendable {
     let store: any UserStore
     let signer: IDTokenSigner
     let sealer: Sealer
     let time: any TimeSource
+    /// Whether `gh1.` refresh tokens (issued before tokens named their project) belong to this gateway's
+    /// project; see `UnboundRefreshTokens`.
+    let acceptsUnboundTokens: Bool
 
-    static let refreshPurpose = "gatehouse.refresh-token.v1"
+    var projectId: String { signer.settings.projectId }
 
     struct Issued: Sendable {
         let idToken: String
@@ -34,8 +38,7 @@ struct SessionService: Sendable {
     /// A new refresh token and the record to store for it (the caller stores it in its own transaction, so a
     /// user and its first session are created atomically).
     func newRefreshToken(localId: String, signInProvider: String, extraClaims: String? = nil) throws -> (String, RefreshTokenRecord) {
-        let plaintext = SecureRandom.bytes(count: 32) + Array(localId.utf8)
-        let token = RefreshTokens.prefix + Base64URL.encode(try sealer.seal(plaintext, purpose: Self.refreshPurpose))
+        let token = try RefreshTokens.seal(localId: localId, projectId: projectId, sealer: sealer)
         let record = RefreshTokenRecord(tokenHash: RefreshTokens.hash(token), localId: localId,
                                         signInProvider: signInProvider, tenantId: nil, extraClaims: extraClaims,
                                         issuedAt: time.nowSeconds)
@@ -75,38 +78,32 @@ struct SessionService: Sendable {
     }
 
     /// Exchanges a refresh token for a new ID token (the refresh token itself does not rotate, as in Firebase).
+    /// A token this gateway cannot open (forged, or another project's) is `INVALID_REFRESH_TOKEN` without a
+    /// database read; otherwise `RefreshDecision` judges it against the stored row and the user.
     func refresh(_ refreshToken: String) async throws -> (Issued, UserRecord) {
+        guard let localId = owner(of: refreshToken) else { throw AuthError.invalidRefreshToken }
         let hash = RefreshTokens.hash(refreshToken)
         let now = time.nowMilliseconds
-        let found: (RefreshTokenRecord, UserRecord, [ProviderIdentity])? = try await store.write { tx in
-            guard let record = try tx.refreshToken(hash: hash), var user = try tx.user(localId: record.localId) else {
-                return nil
-            }
-            let identities = try tx.identities(localId: user.localId)
-            if !user.disabled && record.issuedAt >= user.validSince {
-                user.lastRefreshAt = now
-                try tx.updateUser(user)
-            }
-            return (record, user, identities)
+        let (record, user, identities) = try await store.write { tx in
+            let (record, approved) = try RefreshDecision.check(record: try tx.refreshToken(hash: hash),
+                                                                user: try tx.user(localId: localId))
+            var user = approved
+            user.lastRefreshAt = now
+            try tx.updateUser(user)
+            return (record, user, try tx.identities(localId: localId))
         }
-        guard let (record, user, identities) = found else {
-            // Not stored: either a session of a deleted user (we can open it) or not ours at all.
-            throw sealedLocalId(of: refreshToken) != nil ? AuthError.userNotFound : AuthError.invalidRefreshToken
-        }
-        guard !user.disabled else { throw AuthError.userDisabled }
-        guard record.issuedAt >= user.validSince else { throw AuthError.tokenExpired }
         let idToken = try idToken(for: user, identities: identities, signInProvider: record.signInProvider,
                                   extraClaims: record.extraClaims)
         return (Issued(idToken: idToken, refreshToken: refreshToken, expiresIn: lifetime), user)
     }
 
-    /// The localId sealed inside a refresh token we issued, or nil for anything else.
-    func sealedLocalId(of token: String) -> String? {
-        guard token.hasPrefix(RefreshTokens.prefix),
-              let sealed = Base64URL.decode(String(token.dropFirst(RefreshTokens.prefix.count))),
-              let plaintext = try? sealer.open(sealed, purpose: Self.refreshPurpose), plaintext.count > 32
-        else { return nil }
-        return String(validating: plaintext[32...], as: UTF8.self)
+    /// The localId a refresh token was sealed for, if this gateway issued it for its own project.
+    func owner(of token: String) -> String? {
+        switch RefreshTokens.open(token, projectId: projectId, sealer: sealer) {
+        case .bound(let localId)?: localId
+        case .unbound(let localId)? where acceptsUnboundTokens: localId
+        default: nil
+        }
     }
 
     static func object(_ text: String) -> JSONObject? {

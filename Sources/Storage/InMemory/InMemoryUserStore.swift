@@ -51,7 +51,7 @@ public final class InMemoryUserStore: UserStore {
         }
     }
 
-    public func close() async {
+    public func close() async throws {
         guard await gate.closeAndDrain() else { return }
         pool.stop()
         committed.withLock { $0 = MemoryState() }

@@ -9,9 +9,11 @@ extension MemoryState {
         refreshTokens[token.tokenHash] = token
     }
 
-    mutating func deleteRefreshTokens(localId: String) -> Int {
+    mutating func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) -> Int {
         let before = refreshTokens.count
-        refreshTokens = refreshTokens.filter { $0.value.localId != localId }
+        refreshTokens = refreshTokens.filter { _, token in
+            token.localId != localId || seconds.map { token.issuedAt > $0 } == true
+        }
         return before - refreshTokens.count
     }
 

@@ -64,8 +64,8 @@ final class MemoryTransaction: StoreTransaction {
 
     func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? { state.refreshTokens[hash] }
 
-    func deleteRefreshTokens(localId: String) throws -> Int {
-        try mutate { $0.deleteRefreshTokens(localId: localId) }
+    func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) throws -> Int {
+        try mutate { $0.revokeRefreshTokens(localId: localId, issuedAtOrBefore: seconds) }
     }
 
     // MARK: Signing keys

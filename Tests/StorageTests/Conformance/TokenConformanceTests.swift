@@ -18,13 +18,77 @@ struct TokenConformanceTests {
             #expect(try await store.read { try $0.refreshToken(hash: Fixture.hash("r1")) } == token)
             #expect(try await store.read { try $0.refreshToken(hash: Fixture.hash("nope")) } == nil)
             let revoked = try await store.write { tx in
-                [try tx.deleteRefreshTokens(localId: "a"), try tx.deleteRefreshTokens(localId: "a")]
+                [try tx.revokeRefreshTokens(localId: "a", issuedAtOrBefore: nil),
+                 try tx.revokeRefreshTokens(localId: "a", issuedAtOrBefore: nil)]
             }
             #expect(revoked == [2, 0])
             let left = try await store.read { tx in
                 [try tx.refreshToken(hash: Fixture.hash("r2")), try tx.refreshToken(hash: Fixture.hash("r3"))]
             }
             #expect(left.map { $0?.localId } == [nil, "b"])
+        }
+    }
+
+    @Test("revocation acts at the call, not by timestamp: a token stored later in the same second survives",
+          arguments: StoreFactory.all)
+    func revocationIsAnInstant(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            let second: Int64 = 1_700_000_000
+            try await store.write { tx in
+                try tx.insertUser(Fixture.user("a"))
+                try tx.insertUser(Fixture.user("b"))
+                try tx.insertRefreshToken(Fixture.refreshToken("before", localId: "a", issuedAt: second))
+                try tx.insertRefreshToken(Fixture.refreshToken("other-user", localId: "b", issuedAt: second))
+            }
+            let revoked = try await store.write { tx in
+                let count = try tx.revokeRefreshTokens(localId: "a", issuedAtOrBefore: nil)
+                // The caller's fresh session, issued in the same second, in the same transaction.
+                try tx.insertRefreshToken(Fixture.refreshToken("after", localId: "a", issuedAt: second))
+                return count
+            }
+            #expect(revoked == 1)
+            let left = try await store.read { tx in
+                try ["before", "after", "other-user"].map { try tx.refreshToken(hash: Fixture.hash($0)) != nil }
+            }
+            #expect(left == [false, true, true])
+        }
+    }
+
+    @Test("revocation bounded by a second takes the tokens issued in or before it", arguments: StoreFactory.all)
+    func revocationUpToASecond(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            try await store.write { tx in
+                try tx.insertUser(Fixture.user("a"))
+                for (name, second) in [("t99", Int64(99)), ("t100", 100), ("t101", 101)] {
+                    try tx.insertRefreshToken(Fixture.refreshToken(name, localId: "a", issuedAt: second))
+                }
+            }
+            #expect(try await store.write { try $0.revokeRefreshTokens(localId: "a", issuedAtOrBefore: 100) } == 2)
+            let left = try await store.read { tx in
+                try ["t99", "t100", "t101"].map { try tx.refreshToken(hash: Fixture.hash($0)) != nil }
+            }
+            #expect(left == [false, false, true])
+        }
+    }
+
+    @Test("a revocation rolled back with its transaction revokes nothing", arguments: StoreFactory.all)
+    func revocationRollsBack(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            try await store.write { tx in
+                try tx.insertUser(Fixture.user("a"))
+                try tx.insertRefreshToken(Fixture.refreshToken("r1", localId: "a"))
+            }
+            struct Abort: Error {}
+            await #expect(throws: Abort.self) {
+                try await store.write { tx in
+                    _ = try tx.revokeRefreshTokens(localId: "a", issuedAtOrBefore: nil)
+                    throw Abort()
+                }
+            }
+            #expect(try await store.read { try $0.refreshToken(hash: Fixture.hash("r1")) } != nil)
+            await #expect(throws: StoreError.readOnly) {
+                try await store.read { try $0.revokeRefreshTokens(localId: "a", issuedAtOrBefore: nil) }
+            }
         }
     }
 

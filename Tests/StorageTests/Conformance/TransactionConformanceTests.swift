@@ -143,8 +143,8 @@ struct TransactionConformanceTests {
         defer { opened.cleanup() }
         let store = opened.store
         try await store.write { try $0.insertUser(Fixture.user("a")) }
-        await store.close()
-        await store.close()
+        try await store.close()
+        try await store.close()
         await #expect(throws: StoreError.unavailable("the store is closed")) {
             try await store.read { try $0.userCount() }
         }

@@ -24,12 +24,12 @@ struct SQLiteFileTests {
             try tx.insertIdentity(Fixture.identity("apple.com", "sub", localId: "alice"))
             try tx.setSetting("allowDuplicateEmails", value: "false")
         }
-        await first.close()
+        try await first.close()
         let second = try SQLiteUserStore(path: path)
         let found = try await second.read { tx in
             (try tx.user(localId: "alice"), try tx.identities(localId: "alice").count, try tx.setting("allowDuplicateEmails"))
         }
-        await second.close()
+        try await second.close()
         #expect(found.0 == Fixture.completeUser("alice"))
         #expect(found.1 == 1)
         #expect(found.2 == "false")
@@ -91,7 +91,7 @@ struct SQLiteFileTests {
         try await store.write { try $0.insertUser(Fixture.user("a")) }
         #expect(try rawRows(path, "PRAGMA journal_mode") == ["wal"])
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
-        await store.close()
+        try await store.close()
     }
 
     @Test("a backup taken during writes opens as a complete, consistent database")
@@ -114,7 +114,7 @@ struct SQLiteFileTests {
         let backupPath = directory.file("copy.sqlite")
         try await store.backup(to: backupPath)
         try await writer.value
-        await store.close()
+        try await store.close()
 
         #expect(try rawRows(backupPath, "PRAGMA integrity_check") == ["ok"])
         let copy = try SQLiteUserStore(path: backupPath)
@@ -126,7 +126,7 @@ struct SQLiteFileTests {
         let tokens = try await copy.read { tx in
             try lateUsers.filter { try tx.refreshToken(hash: Fixture.hash($0)) != nil }.count
         }
-        await copy.close()
+        try await copy.close()
         #expect((100...300).contains(contents.0))
         #expect(contents.1.filter { $0.localId.hasPrefix("base-") }.count == 100)
         #expect(contents.2 == "base-000")
@@ -143,7 +143,7 @@ struct SQLiteFileTests {
         await #expect(throws: StoreError.unavailable("backup destination \(target) already exists")) {
             try await store.backup(to: target)
         }
-        await store.close()
+        try await store.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data([1, 2, 3]))
     }
 }

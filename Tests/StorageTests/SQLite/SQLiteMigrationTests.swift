@@ -41,7 +41,7 @@ struct SQLiteMigrationTests {
         }
         try await store.write { try $0.insertOutboxItem(Fixture.outboxItem("job")) }
         let queued = try await store.read { try $0.outboxItems(kind: "mail") }
-        await store.close()
+        try await store.close()
 
         #expect(kept.0 == Fixture.completeUser("alice"))
         #expect(kept.1 == Fixture.oneTimeToken("code"))

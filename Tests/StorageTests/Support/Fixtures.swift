@@ -31,10 +31,10 @@ enum Fixture {
             providerId: providerId, federatedId: federatedId, localId: localId, email: email, linkedAt: linkedAt)
     }
 
-    static func refreshToken(_ value: String, localId: String) -> RefreshTokenRecord {
+    static func refreshToken(_ value: String, localId: String, issuedAt: Int64 = 1_700_000_000) -> RefreshTokenRecord {
         RefreshTokenRecord(
             tokenHash: hash(value), localId: localId, signInProvider: "password", tenantId: "t",
-            extraClaims: #"{"role":"x"}"#, issuedAt: 1_700_000_000)
+            extraClaims: #"{"role":"x"}"#, issuedAt: issuedAt)
     }
 
     static func signingKey(_ kid: String, createdAt: Int64) -> SigningKeyRecord {

@@ -38,11 +38,11 @@ func withStore(_ factory: StoreFactory, _ body: (any UserStore) async throws -> 
     do {
         try await body(opened.store)
     } catch {
-        await opened.store.close()
+        try? await opened.store.close()
         opened.cleanup()
         throw error
     }
-    await opened.store.close()
+    try await opened.store.close()
     opened.cleanup()
 }
 
