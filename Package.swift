@@ -22,7 +22,8 @@ let package = Package(
 
         // Swift wrappers: one module per C library.
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
-        .target(name: "HTTP", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "IPNetworks", swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["CLinux", "IPNetworks"], swiftSettings: strict),
         .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
 
         // Domain.
@@ -42,13 +43,14 @@ let package = Package(
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
-            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "Outbound", "Crypto",
+            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "IPNetworks", "Outbound", "Crypto",
                            "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "IPNetworksTests", dependencies: ["IPNetworks"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "IPNetworks"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTP"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore"]),

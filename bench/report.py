@@ -1,4 +1,8 @@
-"""Turns one bench/results/<run> directory into bench/REPORT.md (printed to stdout)."""
+"""Turns one bench/results/<run> directory into bench/REPORT.md (printed to stdout).
+
+Sections other scripts add after "## Method" in the current bench/REPORT.md (e.g. `bench/reliability.py`'s)
+are printed again at the end, so a new run does not erase them.
+"""
 
 import json
 import sys
@@ -23,6 +27,18 @@ def load_runs(results: Path) -> dict:
             data["cpu_s"] = float(cpu.read_text())
         runs.setdefault(scenario, {})[int(connections)] = data
     return runs
+
+
+def appended_sections(report: Path) -> str:
+    """Everything after the section following "## Method" in an existing report: other scripts' sections."""
+    if not report.exists():
+        return ""
+    text = report.read_text()
+    method = text.find("\n## Method\n")
+    if method < 0:
+        return ""
+    following = text.find("\n## ", method + 1)
+    return text[following + 1:] if following >= 0 else ""
 
 
 def verdict(ok: bool) -> str:
@@ -88,7 +104,8 @@ def main() -> None:
           "on one core gives the per-core rate. Because wrk runs on the same cores, the server's own CPU time "
           "(user + system from `/proc/<pid>/stat`) is recorded for every run: requests per server CPU-second ÷ "
           "one-core sign/s is the share of the physical limit reached with the CPU the server actually got.")
-    print("- Gateway started fresh (empty data dir, log level info to /dev/null, anonymous rate limit lifted).")
+    print("- Gateway started fresh (empty data dir, log level info to /dev/null, anonymous rate limit and "
+          "per-client connection cap lifted: every wrk connection comes from 127.0.0.1).")
     print("- `signup.lua`: anonymous `accounts:signUp` (one signature per request); `refresh.lua`: "
           "`securetoken` refresh with one pre-created refresh token (one signature); `lookup.lua`: "
           "`accounts:lookup` with one pre-created ID token (one verification and one read).")
@@ -97,6 +114,9 @@ def main() -> None:
           "OpenSSL function in the same run; `kdfload` keeps 16 sign-ins in flight while `lookupunderkdf` "
           "measures `accounts:lookup` latency with 4 connections.")
     print("- RSS is `VmRSS` from `/proc/<pid>/status`, 1 s after readiness and 2 s after the last run.")
+    kept = appended_sections(Path(__file__).resolve().parent / "REPORT.md")
+    if kept:
+        print("\n" + kept, end="")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
 /// It remembers the offset of the next unread byte and the stage it is in, so each call examines only
 /// bytes that arrived since the previous call. Chunk extensions are checked for legal characters and then
 /// ignored; trailer fields are validated like header lines and then discarded.
+///
+/// Every byte of the request counts against `maxRequestBytes`, so framing (size lines, extensions, CRLFs,
+/// trailers) cannot grow without bound while the decoded body stays small. Bytes already decoded can be
+/// dropped by the caller (`releasableBytes`, `release`), so a chunked body is held once, decoded.
 struct ChunkedDecoder: Sendable, Equatable {
     enum Stage: Sendable, Equatable {
         case sizeLine
@@ -19,6 +23,9 @@ struct ChunkedDecoder: Sendable, Equatable {
     var body: [UInt8] = []
     var trailerCount = 0
     var trailerStart: Int?
+    /// Bytes of this request the caller dropped from the front of its buffer; offsets above are relative to
+    /// what remains.
+    var releasedBytes = 0
 
     init(position: Int) {
         self.position = position
@@ -29,6 +36,7 @@ struct ChunkedDecoder: Sendable, Equatable {
     mutating func advance(_ buffer: ArraySlice<UInt8>, limits: ParserLimits) throws(ParseFailure) -> Int? {
         let base = buffer.startIndex
         while position < buffer.count {
+            guard requestBytes < limits.maxRequestBytes else { throw Self.tooManyBytes }
             switch stage {
             case .sizeLine:
                 guard let line = try nextLine(buffer, maxLength: limits.maxChunkLineBytes) else { continue }
@@ -40,6 +48,7 @@ struct ChunkedDecoder: Sendable, Equatable {
                     guard size <= limits.maxBodyBytes - body.count else {
                         throw ParseFailure(status: 413, reason: "request body is too large")
                     }
+                    guard size <= limits.maxRequestBytes - requestBytes else { throw Self.tooManyBytes }
                     stage = .data(remaining: size)
                 }
             case .data(let remaining):
@@ -75,6 +84,27 @@ struct ChunkedDecoder: Sendable, Equatable {
         }
         return nil
     }
+
+    /// Bytes of the request examined so far, including those the caller has released.
+    var requestBytes: Int { releasedBytes + position }
+
+    /// How many bytes at the front of the buffer the decoder will never read again: everything before the
+    /// line being scanned, or before the next data byte. The head is among them, already parsed.
+    var releasableBytes: Int {
+        if case .data = stage { return position }
+        return lineStart
+    }
+
+    /// Records that the caller dropped `count` (at most `releasableBytes`) bytes from the buffer's front.
+    mutating func release(_ count: Int) {
+        precondition(count >= 0 && count <= releasableBytes, "released bytes the decoder still needs")
+        position -= count
+        lineStart -= count
+        trailerStart = trailerStart.map { $0 - count }
+        releasedBytes += count
+    }
+
+    static let tooManyBytes = ParseFailure(status: 413, reason: "request is too large on the wire")
 
     /// Scans one byte; when it completes a CRLF-terminated line, returns the line without its CRLF.
     private mutating func nextLine(_ buffer: ArraySlice<UInt8>, maxLength: Int) throws(ParseFailure) -> ArraySlice<UInt8>? {

@@ -14,6 +14,8 @@ final class Connection {
     let fd: Int32
     let id: UInt64
     let remoteAddress: String
+    /// The slot this connection holds in the server's connection quota.
+    let ticket: ConnectionQuota.Ticket
 
     var phase = Phase.reading
     /// Received bytes; the current request starts at `inputStart`.
@@ -26,8 +28,12 @@ final class Connection {
     /// Close (after lingering) once `output` has been written.
     var closeAfterWrite = false
 
-    /// Set from the first byte of a request until the request is complete.
+    /// Set from the first byte of a request until the request is complete, and for a new connection from
+    /// the moment it was accepted: a connection that never sends a complete request is closed after the
+    /// request deadline instead of holding a slot until the (longer) idle timeout.
     var requestStartedAt: Int64?
+    /// Requests answered on this connection; an idle connection that has had one is an idle keep-alive.
+    var servedRequests = 0
     /// When the connection last became idle (no request in progress).
     var idleSince: Int64
     /// A hard deadline for responding or lingering connections.
@@ -40,30 +46,59 @@ final class Connection {
     var pendingKeepAlive = true
     var pendingIsHTTP10 = false
 
-    init(fd: Int32, id: UInt64, remoteAddress: String, now: Int64) {
+    init(fd: Int32, id: UInt64, remoteAddress: String, ticket: ConnectionQuota.Ticket, now: Int64) {
         self.fd = fd
         self.id = id
         self.remoteAddress = remoteAddress
+        self.ticket = ticket
         self.idleSince = now
+        self.requestStartedAt = now
     }
 
     var unconsumedInput: ArraySlice<UInt8> { input[inputStart...] }
 
     var hasPendingOutput: Bool { outputSent < output.count }
 
-    /// Idle means a keep-alive connection waiting for a request: nothing half-read, nothing to write.
+    /// Idle means waiting for a request: nothing half-read, nothing to write.
     var isIdle: Bool {
         phase == .reading && !parser.hasStartedRequest && !hasPendingOutput
     }
 
-    /// Drops consumed bytes once they dominate the buffer, so pipelined input does not grow without bound.
+    /// An idle connection that has already been answered: the cheapest to close when slots run short.
+    var isIdleKeepAlive: Bool { isIdle && servedRequests > 0 }
+
+    /// Bytes this connection holds for the request in progress: unparsed input and the decoded body.
+    var bufferedBytes: Int { input.count + parser.decodedBodyByteCount }
+
+    /// Drops consumed bytes once they dominate the buffer, so pipelined input does not grow without bound,
+    /// and gives back a large buffer once it is empty, so an idle connection does not keep the capacity its
+    /// largest request needed.
     func compactInput() {
         if inputStart == input.count {
-            input.removeAll(keepingCapacity: true)
+            if input.capacity > Self.retainedInputCapacity {
+                input = []
+            } else {
+                input.removeAll(keepingCapacity: true)
+            }
             inputStart = 0
         } else if inputStart > 4096 && inputStart * 2 > input.count {
             input.removeFirst(inputStart)
             inputStart = 0
         }
     }
+
+    /// Drops input the parser has finished with while a chunked body arrives (the head and decoded chunks),
+    /// so the connection holds the decoded body and at most a partial line, not the whole request twice.
+    func releaseParsedInput() {
+        let releasable = parser.releasableByteCount
+        guard releasable >= Self.releaseThreshold else { return }
+        input.removeFirst(inputStart + releasable)
+        inputStart = 0
+        parser.releaseBytes(releasable)
+    }
+
+    /// Below this, moving the remaining bytes costs more than the memory it frees.
+    static let releaseThreshold = 4096
+    /// An empty input buffer keeps at most this much capacity (one read's worth).
+    static let retainedInputCapacity = 64 * 1024
 }

@@ -2,8 +2,9 @@ import CLinux
 import Glibc
 
 extension EventLoop {
-    /// Accepts until the backlog is empty. Beyond `maxConnections` a connection is accepted and closed at
-    /// once, so the client sees a prompt close instead of waiting in the kernel backlog.
+    /// Accepts until the backlog is empty. A connection the quota refuses (beyond `maxConnections`, or beyond
+    /// `maxConnectionsPerClient` from its client) is accepted and closed at once, so the client sees a prompt
+    /// close instead of waiting in the kernel backlog.
     func acceptConnections() {
         guard let listener else { return }
         while true {
@@ -16,7 +17,7 @@ extension EventLoop {
                 if errno == EMFILE || errno == ENFILE { pauseAccepting() }
                 return
             }
-            guard !isDraining, context.reserveConnection() else {
+            guard !isDraining, let ticket = context.quota.admit(SocketAddress.ipAddress(of: storage)) else {
                 close(fd)
                 continue
             }
@@ -24,8 +25,8 @@ extension EventLoop {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
             nextConnectionID += 1
             let now = MonotonicClock.nowMilliseconds()
-            let connection = Connection(fd: fd, id: nextConnectionID,
-                                        remoteAddress: SocketAddress.hostText(of: storage), now: now)
+            let connection = Connection(fd: fd, id: nextConnectionID, remoteAddress: SocketAddress.hostText(of: storage),
+                                        ticket: ticket, now: now)
             connections[fd] = connection
             setInterest(connection, EPOLLIN.rawValue, adding: true)
         }
@@ -56,6 +57,6 @@ extension EventLoop {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
         epoll_ctl(epollFD, EPOLL_CTL_DEL, connection.fd, nil)
         close(connection.fd)
-        context.releaseConnection()
+        context.quota.release(connection.ticket)
     }
 }

@@ -28,6 +28,7 @@ extension EventLoop {
         }
         guard count > 0 else { return }
         connection.input.append(contentsOf: readBuffer[0..<count])
+        context.recordBuffered(connection.bufferedBytes)
         processInput(connection)
     }
 
@@ -39,9 +40,11 @@ extension EventLoop {
                                              limits: context.limits)
         switch result {
         case .needMore:
+            connection.releaseParsedInput()
             if connection.parser.hasStartedRequest {
                 if connection.requestStartedAt == nil { connection.requestStartedAt = now }
-            } else {
+            } else if connection.servedRequests > 0 {
+                // Between requests on a keep-alive connection: the idle timeout applies, not the deadline.
                 connection.requestStartedAt = nil
             }
             if connection.parser.expectsContinue {
@@ -82,6 +85,7 @@ extension EventLoop {
     }
 
     func respond(_ connection: Connection, with response: HTTPResponse) {
+        connection.servedRequests += 1
         let keepAlive = connection.pendingKeepAlive && !isDraining && !ResponseWriter.requestsClose(response)
         let bytes = ResponseWriter.serialize(response, isHeadRequest: connection.pendingIsHead, keepAlive: keepAlive,
                                              http10KeepAlive: connection.pendingIsHTTP10, date: dates.current())

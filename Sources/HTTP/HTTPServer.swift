@@ -31,7 +31,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds every loop's listener to the same port, starts the loop threads and returns the bound port
-    /// (the kernel's choice when the configuration asked for port 0).
+    /// (the kernel's choice when the configuration asked for port 0). Throws `addressInUse` when something
+    /// already listens on the address.
     public func start() throws(HTTPServerError) -> Int {
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) -> Int in
             guard case .idle = state else { throw .alreadyStarted }
@@ -40,6 +41,7 @@ public final class HTTPServer: Sendable {
             var loops: [EventLoop] = []
             var startedCount = 0
             do throws(HTTPServerError) {
+                try Listener.checkAvailable(host: configuration.host, port: configuration.port)
                 let first = try Listener.bind(host: configuration.host, port: configuration.port)
                 listeners.append(first)
                 for _ in 1..<max(1, configuration.eventLoopCount) {
@@ -61,6 +63,12 @@ public final class HTTPServer: Sendable {
             state = .running(loops, ports: listeners.map(\.port))
             return listeners[0].port
         }
+    }
+
+    /// Throws `addressInUse` when something already listens on `host:port` (`start()` checks this too); lets
+    /// a program refuse to start before it opens anything else, such as its database.
+    public static func checkAvailable(host: String, port: Int) throws(HTTPServerError) {
+        try Listener.checkAvailable(host: host, port: port)
     }
 
     /// Stops accepting, closes idle connections, lets requests already received finish (their responses
@@ -96,6 +104,11 @@ public final class HTTPServer: Sendable {
 
     /// Open connections across all loops.
     public var connectionCount: Int {
-        context.openConnections.load(ordering: .relaxed)
+        context.quota.openConnections.load(ordering: .relaxed)
+    }
+
+    /// The most bytes any one connection has held so far (unparsed input plus decoded chunked body).
+    var largestConnectionBuffer: Int {
+        context.largestConnectionBuffer.load(ordering: .relaxed)
     }
 }

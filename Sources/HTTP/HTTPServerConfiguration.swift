@@ -1,4 +1,5 @@
 import Glibc
+import IPNetworks
 
 /// Tunables for `HTTPServer`. Defaults suit a gateway behind a TLS proxy on the same host.
 public struct HTTPServerConfiguration: Sendable {
@@ -6,7 +7,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// Port to bind; 0 asks the kernel for an ephemeral port, which `HTTPServer.start()` returns.
     public var port: Int = 9099
-    /// Event-loop threads, each with its own epoll and its own SO_REUSEPORT listener on the same port.
+    /// Event-loop threads, each with its own epoll and its own SO_REUSEPORT listener on the same port (the
+    /// port must be free when the server starts: see `HTTPServerError.addressInUse`).
     public var eventLoopCount: Int = HTTPServerConfiguration.onlineProcessorCount
     /// Bytes from the first byte of a request through the blank line ending its head (431 beyond).
     public var maxHeaderBytes: Int = 16 * 1024
@@ -14,12 +16,20 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderCount: Int = 100
     /// Decoded body bytes per request (413 beyond).
     public var maxBodyBytes: Int = 1 << 20
-    /// Time from the first byte of a request until it is complete; defeats slowloris and slow POST.
+    /// Time from the first byte of a request until it is complete (for a new connection, from the accept);
+    /// defeats slowloris, slow POST and connections opened only to hold a slot.
     public var requestDeadline: Duration = .seconds(10)
     /// Time a keep-alive connection may sit with no request in progress.
     public var idleTimeout: Duration = .seconds(30)
-    /// Open connections across all loops; connections beyond it are accepted and closed at once.
+    /// Open connections across all loops; connections beyond it are accepted and closed at once. Within a
+    /// tenth of it, idle keep-alive connections are closed to make room.
     public var maxConnections: Int = 10_000
+    /// Open connections from one client (an IPv4 address or an IPv6 /64), so one client cannot take the
+    /// pool; connections beyond it are accepted and closed at once.
+    public var maxConnectionsPerClient: Int = 256
+    /// Peers not subject to `maxConnectionsPerClient` (trusted reverse proxies, which carry many clients'
+    /// connections and have their own per-client limits); they still count toward `maxConnections`.
+    public var perClientLimitExemptions: [NetworkRange] = []
     /// How long a closing connection keeps draining unread input so the peer sees the final response
     /// rather than a reset.
     public var lingerTimeout: Duration = .seconds(2)
@@ -30,7 +40,8 @@ public struct HTTPServerConfiguration: Sendable {
                 eventLoopCount: Int = HTTPServerConfiguration.onlineProcessorCount,
                 maxHeaderBytes: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodyBytes: Int = 1 << 20,
                 requestDeadline: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
-                maxConnections: Int = 10_000) {
+                maxConnections: Int = 10_000, maxConnectionsPerClient: Int = 256,
+                perClientLimitExemptions: [NetworkRange] = []) {
         self.host = host
         self.port = port
         self.eventLoopCount = eventLoopCount
@@ -40,6 +51,8 @@ public struct HTTPServerConfiguration: Sendable {
         self.requestDeadline = requestDeadline
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
+        self.maxConnectionsPerClient = maxConnectionsPerClient
+        self.perClientLimitExemptions = perClientLimitExemptions
     }
 
     /// The number of online CPUs, at least 1.

@@ -1,27 +1,58 @@
 import CLinux
 import Glibc
+import IPNetworks
 
 /// A nonblocking listening socket with SO_REUSEPORT, so every event loop can own one on the same port and
 /// the kernel spreads incoming connections across them.
+///
+/// SO_REUSEPORT also lets any other socket of the same user with that option join the port, silently:
+/// a second gateway (a stale one, a typo in a unit file) would get half the clients and its own database.
+/// So `checkAvailable` first binds the address once without SO_REUSEPORT; the kernel refuses that while
+/// anything listens there (a wildcard listener on the same port included), and the server refuses to start.
+/// With port 0 there is nothing to check: the kernel picks a port no listener holds.
 struct Listener {
     let fd: Int32
     let port: Int
 
     static func bind(host: String, port: Int, backlog: Int32 = 1024) throws(HTTPServerError) -> Listener {
         let address = try SocketAddress(host: host, port: port)
-        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-                            | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .systemCallFailed(operation: "socket", code: errno) }
+        let fd = try openSocket(address)
         do throws(HTTPServerError) {
             try setOption(fd, SOL_SOCKET, SO_REUSEADDR, "SO_REUSEADDR")
             try setOption(fd, SOL_SOCKET, SO_REUSEPORT, "SO_REUSEPORT")
-            let bound = address.withSockaddr { pointer, length in Glibc.bind(fd, pointer, length) }
-            guard bound == 0 else { throw .systemCallFailed(operation: "bind", code: errno) }
+            try bind(fd, to: address, host: host, port: port)
             guard listen(fd, backlog) == 0 else { throw .systemCallFailed(operation: "listen", code: errno) }
             return Listener(fd: fd, port: try boundPort(fd))
         } catch {
             close(fd)
             throw error
+        }
+    }
+
+    /// Throws `addressInUse` when a socket already listens on `host:port`. The probe keeps SO_REUSEADDR, so
+    /// connections of an earlier run still in TIME_WAIT do not count as "in use".
+    static func checkAvailable(host: String, port: Int) throws(HTTPServerError) {
+        guard port != 0 else { return }
+        let address = try SocketAddress(host: host, port: port)
+        let fd = try openSocket(address)
+        defer { close(fd) }
+        try setOption(fd, SOL_SOCKET, SO_REUSEADDR, "SO_REUSEADDR")
+        try bind(fd, to: address, host: host, port: port)
+    }
+
+    private static func openSocket(_ address: SocketAddress) throws(HTTPServerError) -> Int32 {
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                            | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .systemCallFailed(operation: "socket", code: errno) }
+        return fd
+    }
+
+    private static func bind(_ fd: Int32, to address: SocketAddress, host: String,
+                             port: Int) throws(HTTPServerError) {
+        let bound = address.withSockaddr { pointer, length in Glibc.bind(fd, pointer, length) }
+        guard bound == 0 else {
+            if errno == EADDRINUSE { throw .addressInUse(host: host, port: port) }
+            throw .systemCallFailed(operation: "bind", code: errno)
         }
     }
 
@@ -83,12 +114,33 @@ struct SocketAddress {
         }
     }
 
+    /// "127.0.0.1:9099" or "[::1]:9099", for messages.
+    static func text(host: String, port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
     static func port(of storage: sockaddr_storage) -> Int {
         withUnsafeBytes(of: storage) { raw in
             if Int32(storage.ss_family) == AF_INET6 {
                 return Int(UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port))
             }
             return Int(UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port))
+        }
+    }
+
+    /// The peer's address as bytes, or nil for a family other than IPv4 and IPv6.
+    static func ipAddress(of storage: sockaddr_storage) -> IPAddress? {
+        withUnsafeBytes(of: storage) { raw in
+            switch Int32(storage.ss_family) {
+            case AF_INET6:
+                var address = raw.load(as: sockaddr_in6.self).sin6_addr
+                return IPAddress(bytes: withUnsafeBytes(of: &address) { Array($0) })
+            case AF_INET:
+                var address = raw.load(as: sockaddr_in.self).sin_addr
+                return IPAddress(bytes: withUnsafeBytes(of: &address) { Array($0) })
+            default:
+                return nil
+            }
         }
     }
 

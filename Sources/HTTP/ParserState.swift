@@ -58,4 +58,27 @@ public struct ParserState: Sendable, Equatable {
 extension ParserState {
     /// Whether an interim `100 Continue` has been sent for the request in progress.
     public var hasAcknowledgedContinue: Bool { continueAcknowledged }
+
+    /// How many bytes at the front of the buffer the parser has finished with: while a chunked body arrives,
+    /// the head and every chunk already decoded into the body. A caller may drop them from its buffer (then
+    /// it must call `releaseBytes`), so a long chunked body is held once, decoded, not twice.
+    public var releasableByteCount: Int {
+        guard case .body(_, .chunked) = phase else { return 0 }
+        return chunks.releasableBytes
+    }
+
+    /// Records that the caller dropped `count` bytes (at most `releasableByteCount`) from the front of the
+    /// buffer; later calls to `parse` pass the buffer without them.
+    public mutating func releaseBytes(_ count: Int) {
+        guard count > 0 else { return }
+        precondition(count <= releasableByteCount, "released bytes the parser still needs")
+        chunks.release(count)
+    }
+
+    /// Body bytes decoded so far and held in the state (chunked bodies; a Content-Length body stays in the
+    /// caller's buffer until it is complete).
+    public var decodedBodyByteCount: Int {
+        guard case .body(_, .chunked) = phase else { return 0 }
+        return chunks.body.count
+    }
 }

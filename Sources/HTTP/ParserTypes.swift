@@ -6,15 +6,31 @@ public struct ParserLimits: Sendable, Equatable {
     public var maxHeaderCount: Int
     /// Decoded body bytes (413 beyond, decided from Content-Length before any body byte arrives).
     public var maxBodyBytes: Int
-    /// Length of one chunk-size line including extensions (400 beyond), so a line cannot grow forever.
+    /// Length of one chunk-size line including extensions (400 beyond). Extensions carry nothing this server
+    /// uses, so the cap is small: long extension lines would otherwise let a client send megabytes of framing
+    /// per decoded body byte.
     public var maxChunkLineBytes: Int
+    /// Every byte of one request on the wire: head, chunk-size lines, extensions, CRLFs, trailers and data
+    /// (413 beyond). `maxBodyBytes` alone bounds only the decoded body; this bounds what a chunked request can
+    /// make the server read and examine. The default leaves room for the head, a trailer section as large as
+    /// a head, the body, and chunk framing of an eighth of the body (any chunk of 64 bytes or more fits).
+    public var maxRequestBytes: Int
 
     public init(maxHeaderBytes: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodyBytes: Int = 1 << 20,
-                maxChunkLineBytes: Int = 4096) {
+                maxChunkLineBytes: Int = 256, maxRequestBytes: Int? = nil) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxBodyBytes = maxBodyBytes
         self.maxChunkLineBytes = maxChunkLineBytes
+        self.maxRequestBytes = maxRequestBytes ?? Self.requestBytes(header: maxHeaderBytes, body: maxBodyBytes)
+    }
+
+    /// The default `maxRequestBytes`: two heads' worth (head and trailers), the body, an eighth more for framing.
+    static func requestBytes(header: Int, body: Int) -> Int {
+        let (heads, overflowA) = header.multipliedReportingOverflow(by: 2)
+        let (total, overflowB) = heads.addingReportingOverflow(body)
+        let (withFraming, overflowC) = total.addingReportingOverflow(body / 8)
+        return overflowA || overflowB || overflowC ? Int.max : withFraming
     }
 }
 

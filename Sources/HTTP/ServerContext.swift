@@ -1,6 +1,6 @@
 import Synchronization
 
-/// State shared by every event loop of one server: configuration, handler and the global connection count.
+/// State shared by every event loop of one server: configuration, handler and the connection quota.
 final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let handler: HTTPHandler
@@ -8,7 +8,10 @@ final class ServerContext: Sendable {
     let requestDeadline: Int64
     let idleTimeout: Int64
     let lingerTimeout: Int64
-    let openConnections = Atomic<Int>(0)
+    let quota: ConnectionQuota
+    /// The most bytes one connection has held at once (unparsed input plus decoded body): a deterministic
+    /// measure that the request limits bound memory, whatever a client sends.
+    let largestConnectionBuffer = Atomic<Int>(0)
 
     init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
@@ -17,19 +20,12 @@ final class ServerContext: Sendable {
         self.requestDeadline = max(1, configuration.requestDeadline.milliseconds)
         self.idleTimeout = max(1, configuration.idleTimeout.milliseconds)
         self.lingerTimeout = max(1, configuration.lingerTimeout.milliseconds)
+        self.quota = ConnectionQuota(maxConnections: configuration.maxConnections,
+                                     maxPerClient: max(1, configuration.maxConnectionsPerClient),
+                                     exemptions: configuration.perClientLimitExemptions)
     }
 
-    /// Reserves a slot for a new connection; false when the cap is reached.
-    func reserveConnection() -> Bool {
-        let after = openConnections.add(1, ordering: .relaxed).newValue
-        if after > configuration.maxConnections {
-            openConnections.subtract(1, ordering: .relaxed)
-            return false
-        }
-        return true
-    }
-
-    func releaseConnection() {
-        openConnections.subtract(1, ordering: .relaxed)
+    func recordBuffered(_ bytes: Int) {
+        largestConnectionBuffer.max(bytes, ordering: .relaxed)
     }
 }

@@ -30,6 +30,8 @@ struct ConfigurationTests {
         (#"{"signIn":{"allowDuplicate":true}}"#, "signIn.allowDuplicate"),
         (#"{"anonymous":{"cleanup":{"maxAge":3}}}"#, "anonymous.cleanup.maxAge"),
         (#"{"http":{"maxBody":1}}"#, "http.maxBody"),
+        (#"{"http":{"maxConnectionsPerClient":0}}"#, "http.maxConnectionsPerClient"),
+        (#"{"http":{"maxConnections":0}}"#, "http.maxConnections"),
     ])
     func refusesBadConfig(_ json: String, _ named: String) throws {
         let path = try write(json)

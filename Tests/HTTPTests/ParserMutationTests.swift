@@ -85,28 +85,43 @@ enum MutationCorpus {
 struct ParserMutationTests {
     static let allowedFailures: Set<Int> = [400, 413, 431, 501, 505]
 
-    /// Feeds growing prefixes cut at `splits`, collecting results the way `parseAll` does.
-    static func parseIncrementally(_ bytes: [UInt8], splits: [Int], limits: ParserLimits) -> [ParseResult] {
+    /// Feeds growing prefixes cut at `splits`, collecting results the way `parseAll` does. With `releasing`,
+    /// it drops what the parser releases after every call, as the server does; `consumed` is reported
+    /// relative to the request's first byte so the results compare with an unreleased parse.
+    static func parseIncrementally(_ bytes: [UInt8], splits: [Int], limits: ParserLimits,
+                                   releasing: Bool = false) -> [ParseResult] {
         var results: [ParseResult] = []
         var state = ParserState()
         var offset = 0
-        for end in splits + [bytes.count] where end >= offset {
+        var released = 0
+        for end in splits + [bytes.count] where end >= offset + released {
             while true {
-                let result = HTTPRequestParser.parse(bytes[offset..<end], state: &state, limits: limits)
+                let result = HTTPRequestParser.parse(bytes[(offset + released)..<end], state: &state, limits: limits)
+                if releasing {
+                    let releasable = state.releasableByteCount
+                    state.releaseBytes(releasable)
+                    released += releasable
+                }
                 guard result != .needMore else { break }
-                results.append(result)
-                guard case .request(_, let consumed) = result else { return results }
-                offset += consumed
+                guard case .request(let request, let consumed) = result else {
+                    results.append(result)
+                    return results
+                }
+                results.append(.request(request, consumed: consumed + released))
+                offset += consumed + released
+                released = 0
             }
         }
         results.append(.needMore)
         return results
     }
 
-    @Test("20,000 mutated requests never crash, fail only with 4xx/501/505, and parse the same in any split")
+    @Test("20,000 mutated requests never crash, fail only with 4xx/501/505, and parse the same in any split, released or not")
     func mutations() {
         var random = SplitMix64(seed: 0x6A7E_4005_E000_0001)
-        let limitChoices = [ParserLimits(), ParserLimits(maxHeaderBytes: 256, maxHeaderCount: 8, maxBodyBytes: 16)]
+        let limitChoices = [ParserLimits(), ParserLimits(maxHeaderBytes: 256, maxHeaderCount: 8, maxBodyBytes: 16),
+                            ParserLimits(maxHeaderBytes: 256, maxHeaderCount: 8, maxBodyBytes: 64, maxChunkLineBytes: 8,
+                                         maxRequestBytes: 160)]
         var statuses: [Int: Int] = [:]
         var mismatches = 0
         var badStatuses = 0
@@ -120,7 +135,10 @@ struct ParserMutationTests {
             }
             let splits = (0..<random.below(6)).map { _ in random.below(bytes.count + 1) }.sorted()
             let pieces = random.below(4) == 0 ? Array(0...bytes.count) : splits
-            if Self.parseIncrementally(bytes, splits: pieces, limits: limits) != whole { mismatches += 1 }
+            let releasing = random.below(2) == 0
+            if Self.parseIncrementally(bytes, splits: pieces, limits: limits, releasing: releasing) != whole {
+                mismatches += 1
+            }
         }
         #expect(badStatuses == 0)
         #expect(mismatches == 0)

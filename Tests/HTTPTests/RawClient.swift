@@ -26,12 +26,28 @@ final class RawClient: @unchecked Sendable {
     private let fd: Int32
     private var buffered: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 30) throws {
+    /// - Parameter source: a local IPv4 address to connect from (another loopback address such as
+    ///   127.0.0.2 is another client to the server); the kernel's choice when nil.
+    init(port: Int, timeoutSeconds: Int = 30, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawClientError(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw RawClientError(description: "bind to \(source) failed: errno \(errno)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(port).bigEndian
@@ -82,6 +98,21 @@ final class RawClient: @unchecked Sendable {
                 if count < 0 { return errno == ECONNRESET }
             }
         }) ?? false
+    }
+
+    /// Everything the server sends until it closes the connection; nil when the read times out first.
+    func bytesUntilClosed() async -> [UInt8]? {
+        try? await offPool { () throws -> [UInt8]? in
+            var received = self.buffered
+            self.buffered.removeAll()
+            while true {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let count = recv(self.fd, &chunk, chunk.count, 0)
+                if count == 0 { return received }
+                if count < 0 { return errno == ECONNRESET ? received : nil }
+                received += chunk[0..<count]
+            }
+        }
     }
 
     private func offPool<T>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

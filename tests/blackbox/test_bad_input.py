@@ -57,6 +57,17 @@ def test_body_over_the_limit_is_413(gw):
     assert_alive(gw)
 
 
+def test_chunk_extension_flood_is_413_long_before_the_deadline(gw):
+    """Issue 8: one data byte per chunk behind long extensions used to be buffered until the 10 s deadline
+    (1.1 GB per connection); every byte on the wire now counts against the request's limits."""
+    chunk = b"1;" + b"e" * 240 + b"\r\n \r\n"
+    body = chunk * (4 * 1024 * 1024 // len(chunk))
+    head = (f"POST {SIGN_UP}?key=k HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Transfer-Encoding: chunked\r\n\r\n").encode()
+    assert raw_http(gw, head, body, timeout=30) == 413
+    assert_alive(gw)
+
+
 def test_headers_over_the_limit_are_431(gw):
     head = (f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: {'p' * 20000}\r\n"
             f"Connection: close\r\n\r\n").encode()

@@ -78,6 +78,10 @@ public final class GatewayApp: Sendable {
         http.requestDeadline = .milliseconds(Int64(configuration.http.requestTimeoutSeconds * 1000))
         http.idleTimeout = .milliseconds(Int64(configuration.http.idleTimeoutSeconds * 1000))
         http.maxConnections = configuration.http.maxConnections
+        http.maxConnectionsPerClient = configuration.http.maxConnectionsPerClient
+        // Behind a proxy every client arrives from the proxy's address; its own limit (nginx's limit_conn)
+        // is the per-client one there.
+        http.perClientLimitExemptions = configuration.trustedProxies.compactMap(NetworkRange.init)
         self.responder = responder
         server = HTTPServer(configuration: http, handler: { request in await responder.respond(to: request) })
     }
@@ -92,10 +96,16 @@ public final class GatewayApp: Sendable {
     /// Runs until a termination signal, then drains: `/readyz` turns 503, the listener closes, in-flight
     /// requests finish, and the store is closed.
     public func run() async throws {
-        let port = try start()
         let configuration = services.configuration
+        let fileLimit = DescriptorLimit.raiseToHardLimit()
+        if !DescriptorLimit.suffices(fileLimit, maxConnections: configuration.http.maxConnections) {
+            services.logger.warning("open-file limit is below http.maxConnections plus a reserve; raise LimitNOFILE", [
+                ("limit", .int(Int64(fileLimit))), ("maxConnections", .int(Int64(configuration.http.maxConnections))),
+            ])
+        }
+        let port = try start()
         services.logger.info("listening", [
-            ("host", .string(configuration.host)), ("port", .int(Int64(port))),
+            ("host", .string(configuration.host)), ("port", .int(Int64(port))), ("fileLimit", .int(Int64(fileLimit))),
             ("project", .string(configuration.projectId)), ("emulator", .bool(configuration.emulator)),
         ])
         let reload = Task { [services, keys] in await BackgroundJobs.keyReloadLoop(services, keys: keys) }

@@ -24,6 +24,9 @@ public enum GatewayCommand {
             case ["serve"]:
                 // Before anything starts threads: from now on SIGTERM/SIGINT start a drain and are never lost.
                 SignalWaiter.install()
+                // A second gateway on the same address would share the port (SO_REUSEPORT) and split clients
+                // between two databases: refuse before opening anything.
+                try HTTPServer.checkAvailable(host: configuration.host, port: configuration.port)
                 let app = try await GatewayApp.make(configuration: configuration, environment: environment,
                                                     logger: Logger(minimumLevel: configuration.logLevel))
                 if configuration.emulator {

@@ -66,13 +66,15 @@ public enum ConfigurationLoader {
             }
         }
         if let http = try r.object("http", allowing: ["maxBodyBytes", "maxHeaderBytes", "maxHeaderCount", "requestTimeoutSeconds",
-                                                    "idleTimeoutSeconds", "maxConnections", "eventLoops"]) {
+                                                    "idleTimeoutSeconds", "maxConnections", "maxConnectionsPerClient",
+                                                    "eventLoops"]) {
             c.http.maxBodyBytes = try http.int("maxBodyBytes") ?? c.http.maxBodyBytes
             c.http.maxHeaderBytes = try http.int("maxHeaderBytes") ?? c.http.maxHeaderBytes
             c.http.maxHeaderCount = try http.int("maxHeaderCount") ?? c.http.maxHeaderCount
             c.http.requestTimeoutSeconds = try http.double("requestTimeoutSeconds") ?? c.http.requestTimeoutSeconds
             c.http.idleTimeoutSeconds = try http.double("idleTimeoutSeconds") ?? c.http.idleTimeoutSeconds
             c.http.maxConnections = try http.int("maxConnections") ?? c.http.maxConnections
+            c.http.maxConnectionsPerClient = try http.int("maxConnectionsPerClient") ?? c.http.maxConnectionsPerClient
             c.http.eventLoops = try http.int("eventLoops") ?? c.http.eventLoops
         }
     }
@@ -108,6 +110,10 @@ public enum ConfigurationLoader {
         guard c.keyCacheMaxAgeSeconds >= 0 else { throw Failure("tokens.keyCacheMaxAgeSeconds must not be negative") }
         for network in c.trustedAdminNetworks + c.trustedProxies where NetworkRange(network) == nil {
             throw Failure("\"\(network)\" is not an IP address or CIDR range")
+        }
+        guard c.http.maxConnections >= 1 else { throw Failure("http.maxConnections must be at least 1") }
+        guard c.http.maxConnectionsPerClient >= 1 else {
+            throw Failure("http.maxConnectionsPerClient must be at least 1")
         }
         if c.adminTokens.contains(where: { $0.utf8.count < 16 }) {
             throw Failure("adminTokens must be at least 16 characters (they are passwords)")

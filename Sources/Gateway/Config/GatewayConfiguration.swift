@@ -68,6 +68,8 @@ public struct HTTPSettings: Sendable, Equatable {
     public var requestTimeoutSeconds: Double = 10
     public var idleTimeoutSeconds: Double = 30
     public var maxConnections = 10_000
+    /// Open connections per client (IPv4 address or IPv6 /64); `trustedProxies` are exempt.
+    public var maxConnectionsPerClient = 256
     /// 0 means one per core.
     public var eventLoops = 0
     public init() {}
