@@ -79,7 +79,7 @@ struct GatewayResponder: Sendable {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         if (operation == .token || operation == .authHandler || operation == .actionPageSubmit)
             && contentType.hasPrefix("application/x-www-form-urlencoded") {
-            return RequestBody.form(request.body)
+            return try RequestBody.form(request.body)
         }
         return try RequestBody.json(request.body)
     }
