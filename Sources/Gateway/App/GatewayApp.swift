@@ -92,6 +92,7 @@ public final class GatewayApp: Sendable {
     public func run() async throws {
         let port = try start()
         let configuration = services.configuration
+        ProviderLogLines.logEnabled(services.providers, to: services.logger)
         services.logger.info("listening", [
             ("host", .string(configuration.host)), ("port", .int(Int64(port))),
             ("project", .string(configuration.projectId)), ("emulator", .bool(configuration.emulator)),
