@@ -122,5 +122,8 @@ cat >"$results/meta.json" <<JSON
  "duration_s": $duration, "wrk_threads": 1, "binary": "$binary",
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)", "results_dir": "$results"}
 JSON
+# Sections other scripts keep at the end of the report (bench/json_keys.py) survive a new run.
+kept_sections="$(sed -n '/^<!-- json-keys -->/,$p' bench/REPORT.md 2>/dev/null || true)"
 python3 bench/report.py "$results" >bench/REPORT.md
+if [[ -n "$kept_sections" ]]; then printf '\n%s\n' "$kept_sections" >>bench/REPORT.md; fi
 echo "bench: wrote bench/REPORT.md"

@@ -41,9 +41,11 @@ public struct OrderedMap<Key: Hashable, Value> {
             guard let newValue else { removeValue(forKey: key); return }
             if let index = index(of: key) {
                 entries[index].value = newValue
-            } else {
-                append(key, newValue)
+                return
             }
+            if positions != nil { positions?[key] = entries.count }
+            entries.append((key: key, value: newValue))
+            if positions == nil && entries.count > Self.indexThreshold { buildIndex() }
         }
     }
 
@@ -54,22 +56,17 @@ public struct OrderedMap<Key: Hashable, Value> {
         guard let index = index(of: key) else { return nil }
         let removed = entries.remove(at: index).value
         if positions != nil {
-            positions![key] = nil
-            for position in index..<entries.count { positions![entries[position].key] = position }
+            positions?[key] = nil
+            for position in index..<entries.count { positions?[entries[position].key] = position }
         }
         return removed
     }
 
-    private mutating func append(_ key: Key, _ value: Value) {
-        entries.append((key: key, value: value))
-        if positions != nil {
-            positions![key] = entries.count - 1
-        } else if entries.count > Self.indexThreshold {
-            var built: [Key: Int] = [:]
-            built.reserveCapacity(entries.count * 2)
-            for (position, entry) in entries.enumerated() { built[entry.key] = position }
-            positions = built
-        }
+    private mutating func buildIndex() {
+        var built: [Key: Int] = [:]
+        built.reserveCapacity(entries.count * 2)
+        for (position, entry) in entries.enumerated() { built[entry.key] = position }
+        positions = built
     }
 }
 
