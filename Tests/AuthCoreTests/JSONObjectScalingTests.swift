@@ -44,10 +44,12 @@ struct JSONObjectScalingTests {
         let small = Self.operations(forKeys: 500)
         let large = Self.operations(forKeys: 4000)
         let ratio = Double(large) / Double(small)
-        // Linear work gives a ratio near 8 (a little more while the index grows); a scan per insert gives 64.
-        #expect(ratio < 11, "key operations: \(small) for 500 keys, \(large) for 4000 (ratio \(ratio))")
-        // And a small constant per operation: 4 operations per key, a few key operations each.
-        #expect(large < 4000 * 4 * 4, "key operations: \(large) for 4000 keys")
+        // Linear work gives a ratio near 8 (7.7 to 8.7 seen: equality checks vary with the hash seed); a scan per
+        // insert gives 64.
+        #expect(ratio < 12, "key operations: \(small) for 500 keys, \(large) for 4000 (ratio \(ratio))")
+        // And a small constant per map operation (4 per key): hashing, growth, and a few comparisons each, which
+        // vary with the per-process hash seed; a scan per insert would need thousands per operation here.
+        #expect(large < 4000 * 4 * 8, "key operations: \(large) for 4000 keys")
     }
 
     @Test("order is insertion order past the index threshold; replacing keeps the place; removal re-indexes")
