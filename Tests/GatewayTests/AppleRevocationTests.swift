@@ -32,7 +32,7 @@ struct AppleRevocationTests {
         #expect(reply.status == 200)
         let identity = try await gw.store.read { try $0.identity(providerId: "apple.com", federatedId: "apple-sub-1") }
         #expect(identity?.sealedSecrets == nil)
-        #expect(gw.logs.contents.joined(separator: "\n").contains("apple code exchange failed"))
+        #expect(gw.logs.contents.joined(separator: "\n").contains("apple code exchange refused"))
     }
 
     @Test("accounts:delete revokes Apple's refresh token through the outbox")

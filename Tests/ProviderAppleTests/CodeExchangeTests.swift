@@ -36,6 +36,21 @@ struct CodeExchangeTests {
         }
     }
 
+    @Test("an unreachable token endpoint is a warning naming the endpoint; the sign-in still succeeds")
+    func unreachableTokenEndpointWarns() async throws {
+        let fx = try AppleFixture()
+        let token = FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(), now: fx.now))
+        #expect(await fx.failure(FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(1), now: fx.now)),
+                                 nonce: AppleFixture.nonce(1)) == nil)  // keys cached
+        fx.apple.setReachable(false)
+        let identity = try await fx.signIn(token, code: "code-c")
+        #expect(identity.secrets.isEmpty)
+        let warning = try #require(fx.log.warnings("apple token endpoint unreachable").first)
+        #expect(warning.details["endpoint"] == .string("/auth/token"))
+        #expect(fx.log.lines.count == 1, "one line per failure")
+        #expect(!fx.log.lines.contains { line in line.details.values.contains { "\($0)".contains("code-c") } })
+    }
+
     @Test("names from the user parameter: web form, iOS form, blanks ignored")
     func names() async throws {
         let fx = try AppleFixture()

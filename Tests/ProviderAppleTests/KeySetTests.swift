@@ -70,5 +70,32 @@ struct KeySetTests {
         fresh.apple.setReachable(false)
         #expect(await fresh.failure(FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(), now: fresh.now)))
                 == "INVALID_IDP_RESPONSE : Apple's public keys could not be fetched; try again")
+        fresh.time.advance(seconds: 120)  // past the refresh interval, so the set is fetched again
+        #expect(await fresh.refusedCheck(FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(1), now: fresh.now)),
+                                         nonce: AppleFixture.nonce(1)) == .keyFetch)
+    }
+
+    @Test("a failed key fetch is a warning saying why and whether a cached key still served")
+    func fetchFailureWarns() async throws {
+        let fx = try AppleFixture()
+        #expect(await fx.failure(FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(0), now: fx.now))) == nil)
+        #expect(fx.log.lines.isEmpty)
+        fx.apple.setReachable(false)
+        fx.time.advance(seconds: 7200)
+        #expect(await fx.failure(FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(1), now: fx.now)),
+                                 nonce: AppleFixture.nonce(1)) == nil)
+        let warning = try #require(fx.log.warnings("apple key fetch failed").first)
+        #expect(warning.details["cached_key_used"] == .bool(true))
+        #expect(warning.details["reason"] == .string("connectionFailed(\"stand-in is down\")"))
+
+        let fresh = try AppleFixture()
+        fresh.apple.publish([])
+        _ = await fresh.failure(FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(), now: fresh.now)))
+        #expect(fresh.log.lines.isEmpty, "an answer without the key is no fetch failure")
+        fresh.apple.setReachable(false)
+        fresh.time.advance(seconds: 7200)
+        _ = await fresh.failure(FakeApple.sign(FakeApple.claims(nonce: AppleFixture.nonce(1), now: fresh.now)),
+                                nonce: AppleFixture.nonce(1))
+        #expect(fresh.log.warnings("apple key fetch failed").first?.details["cached_key_used"] == .bool(false))
     }
 }

@@ -11,10 +11,30 @@ final class MemoryLedger: NonceLedger {
     func consume(_ hash: [UInt8], expiresAt: Int64) async throws -> Bool { seen.withLock { $0.insert(hash).inserted } }
 }
 
+/// Keeps what a provider logs, so tests can assert on warnings (and that no secret is in them).
+final class RecordingProviderLog: ProviderLog {
+    struct Line: Sendable {
+        let level: ProviderLogLevel
+        let message: String
+        let details: [String: ProviderLogValue]
+    }
+
+    private let recorded = Mutex<[Line]>([])
+    var lines: [Line] { recorded.withLock { $0 } }
+
+    func record(_ level: ProviderLogLevel, _ message: StaticString, _ details: [(String, ProviderLogValue)]) {
+        let line = Line(level: level, message: "\(message)", details: Dictionary(details, uniquingKeysWith: { $1 }))
+        recorded.withLock { $0.append(line) }
+    }
+
+    func warnings(_ message: String) -> [Line] { lines.filter { $0.level == .warning && $0.message == message } }
+}
+
 /// A provider wired to a fresh stand-in and a manual clock.
 struct AppleFixture {
     let apple = FakeApple()
     let time = ManualTime(milliseconds: 1_800_000_000_000)
+    let log = RecordingProviderLog()
     let provider: AppleProvider
     var now: Int64 { time.nowSeconds }
 
@@ -24,7 +44,7 @@ struct AppleFixture {
                                                teamId: ids.teamId, keyId: ids.keyId, privateKeyPEM: ids.pem,
                                                baseURL: FakeApple.baseURL)
         configure(&configuration)
-        provider = try AppleProvider(configuration: configuration, fetcher: apple, ledger: MemoryLedger(), time: time)
+        provider = try AppleProvider(configuration: configuration, fetcher: apple, ledger: MemoryLedger(), time: time, log: log)
     }
 
     static func nonce(_ seed: Int = 0) -> String { "raw-nonce-\(seed)-0123456789abcdef" }
@@ -39,15 +59,29 @@ struct AppleFixture {
                                          context: RequestContext(clientAddress: "127.0.0.1", receivedAt: 0, projectId: "p"))
     }
 
-    /// The Firebase error message a sign-in fails with, or nil when it succeeds.
+    /// The Firebase error message a sign-in fails with (what the client sees), or nil when it succeeds.
     func failure(_ token: String, nonce: String? = AppleFixture.nonce()) async -> String? {
         do {
             _ = try await signIn(token, nonce: nonce)
             return nil
+        } catch let refusal as CredentialRefusal {
+            return refusal.error.message
         } catch let error as AuthError {
             return error.message
         } catch {
             return "unexpected \(error)"
+        }
+    }
+
+    /// The check a sign-in was refused at (what the gateway logs), or nil when it succeeds or fails otherwise.
+    func refusedCheck(_ token: String, nonce: String? = AppleFixture.nonce()) async -> CredentialCheck? {
+        do {
+            _ = try await signIn(token, nonce: nonce)
+            return nil
+        } catch let refusal as CredentialRefusal {
+            return refusal.provider == .apple ? refusal.check : nil
+        } catch {
+            return nil
         }
     }
 }

@@ -108,7 +108,8 @@ struct TokenVerificationTests {
     @Test("garbage and a missing id_token are refused as unparsable")
     func unparsable() async throws {
         #expect(await fx.failure("not.a.jwt") == "INVALID_IDP_RESPONSE : Unable to parse id_token: not a compact JWS")
-        await #expect(throws: AuthError(.invalidIdpResponse, "id_token is missing; Apple sign-in needs the identity token")) {
+        await #expect(throws: CredentialRefusal(.apple, .missing, AuthError(.invalidIdpResponse,
+                                                                           "id_token is missing; Apple sign-in needs the identity token"))) {
             _ = try await fx.provider.verify(ProviderAssertion(parameters: ["providerId": "apple.com"], requestUri: "http://localhost"),
                                              context: RequestContext(clientAddress: "", receivedAt: 0, projectId: ""))
         }
@@ -120,6 +121,36 @@ struct TokenVerificationTests {
         #expect(await fx.failure(token) == nil)
         #expect(await fx.failure(token)
                 == "MISSING_OR_INVALID_NONCE : Duplicate credential received. Please try again with a new credential.")
+    }
+
+    @Test("each refusal names the check that failed, for the gateway's log")
+    func refusalsNameTheirCheck() async throws {
+        func signed(_ change: (inout JSONObject) -> Void, nonce seed: Int) -> String {
+            var c = FakeApple.claims(nonce: AppleFixture.nonce(seed), now: fx.now)
+            change(&c)
+            return FakeApple.sign(c)
+        }
+        let now = fx.now
+        let cases: [(String, Int, CredentialCheck)] = [
+            ("not.a.jwt", 0, .format),
+            (FakeApple.forge(claims, header: ["alg": "none", "kid": "k1"]) { _ in [] }, 0, .algorithm),
+            (FakeApple.sign(claims, kid: "k-forged"), 0, .unknownKey),
+            (FakeApple.sign(claims, key: FakeApple.rotatedKey), 0, .signature),
+            (signed({ $0["sub"] = "" }, nonce: 1), 1, .format),
+            (signed({ $0["iss"] = "https://evil.example" }, nonce: 2), 2, .issuer),
+            (signed({ $0["aud"] = "com.other.app" }, nonce: 3), 3, .audience),
+            (signed({ $0["iat"] = .int(now - 300); $0["exp"] = .int(now - 61) }, nonce: 4), 4, .expiry),
+            (signed({ $0["iat"] = .int(now + 61) }, nonce: 5), 5, .issuedAt),
+            (signed({ $0["iat"] = .int(now - 601); $0["exp"] = .int(now + 600) }, nonce: 6), 6, .age),
+            (signed({ _ in }, nonce: 7), 9, .nonce),
+        ]
+        for (token, nonce, check) in cases {
+            #expect(await fx.refusedCheck(token, nonce: AppleFixture.nonce(nonce)) == check, "expected \(check)")
+        }
+        #expect(await fx.refusedCheck(FakeApple.sign(claims), nonce: nil) == .nonce)
+        let once = signed({ _ in }, nonce: 8)
+        #expect(await fx.refusedCheck(once, nonce: AppleFixture.nonce(8)) == nil)
+        #expect(await fx.refusedCheck(once, nonce: AppleFixture.nonce(8)) == .replay)
     }
 
     @Test("a disabled provider answers OPERATION_NOT_ALLOWED before looking at the token")

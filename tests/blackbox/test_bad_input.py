@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -65,6 +67,23 @@ def test_chunk_extension_flood_is_413_long_before_the_deadline(gw):
     head = (f"POST {SIGN_UP}?key=k HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             f"Transfer-Encoding: chunked\r\n\r\n").encode()
     assert raw_http(gw, head, body, timeout=30) == 413
+    assert_alive(gw)
+
+
+def test_many_keys_are_refused_while_other_requests_are_served(gw):
+    # 40 000 keys (430 KB, under the 1 MB body limit) once cost seconds of CPU each; now the parser refuses the
+    # object at its 1001st member. The small request must be answered while the large ones are in flight; the
+    # client's 10 s timeout is the only (generous) time bound.
+    body = b'{"returnSecureToken":true' + b"".join(b',"k%d":0' % i for i in range(40_000)) + b"}"
+    headers = {"Content-Type": "application/json"}
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        large = [pool.submit(send, gw, "POST", SIGN_UP, data=body, headers=headers) for _ in range(2)]
+        small = pool.submit(sign_up_anonymously, gw)
+        assert small.result()["idToken"]
+        for future in large:
+            response = future.result()
+            assert_invalid_json_payload(response)
+            assert "Too many members in object" in response.json()["error"]["message"]
     assert_alive(gw)
 
 

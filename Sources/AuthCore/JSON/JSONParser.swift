@@ -1,7 +1,9 @@
-/// A strict RFC 8259 JSON parser over bytes with a nesting limit.
+/// A strict RFC 8259 JSON parser over bytes with a nesting limit and a limit on members per object.
 ///
 /// Total by construction: every malformed input yields `JSONParseError`, never a trap, and nesting deeper
-/// than `maxDepth` is refused so that hostile input cannot exhaust the stack.
+/// than `maxDepth` is refused so that hostile input cannot exhaust the stack. Work is linear in the input:
+/// each member costs one look-up in its object (see `OrderedMap`), and an object with more than
+/// `maxMembers` members is refused, since no legitimate Firebase message has more than a few dozen fields.
 public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     public let offset: Int
@@ -9,8 +11,13 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
 }
 
 public enum JSONParser {
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
-        var reader = Reader(bytes: bytes, maxDepth: maxDepth)
+    /// Far above any Firebase request (admin batches carry up to 1000 users in an *array* of small objects),
+    /// far below what a body-sized object of tiny members could hold (a 1 MB body fits 150 000 of them).
+    public static let defaultMaxMembers = 1000
+
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64,
+                             maxMembers: Int = defaultMaxMembers) throws(JSONParseError) -> JSONValue {
+        var reader = Reader(bytes: bytes, maxDepth: maxDepth, maxMembers: maxMembers)
         reader.skipWhitespace()
         let value = try reader.parseValue(depth: 0)
         reader.skipWhitespace()
@@ -18,19 +25,22 @@ public enum JSONParser {
         return value
     }
 
-    public static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
-        try parse(Array(text.utf8), maxDepth: maxDepth)
+    public static func parse(_ text: String, maxDepth: Int = 64,
+                             maxMembers: Int = defaultMaxMembers) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8), maxDepth: maxDepth, maxMembers: maxMembers)
     }
 }
 
 private struct Reader {
     let bytes: [UInt8]
     let maxDepth: Int
+    let maxMembers: Int
     var index = 0
 
-    init(bytes: [UInt8], maxDepth: Int) {
+    init(bytes: [UInt8], maxDepth: Int, maxMembers: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.maxMembers = maxMembers
     }
 
     var atEnd: Bool { index >= bytes.count }
@@ -69,8 +79,12 @@ private struct Reader {
         var object = JSONObject()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+        var memberCount = 0
         while true {
             skipWhitespace()
+            // Counted before parsing, so duplicates count too and a refused body is not read to its end.
+            memberCount += 1
+            guard memberCount <= maxMembers else { throw error("Too many members in object") }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("Expected a string key") }
             let key = try parseString()
             skipWhitespace()

@@ -12,10 +12,14 @@ public protocol CredentialProvider: Sendable {
     /// What a client gets when it uses the method while it is disabled (Firebase differs per method:
     /// `ADMIN_ONLY_OPERATION` for anonymous, `OPERATION_NOT_ALLOWED` for the others).
     var disabledError: AuthError { get }
+    /// What the provider accepts, for the one line the gateway logs at start per enabled provider (client
+    /// IDs and switches only, never secrets).
+    var startupSummary: [(String, ProviderLogValue)] { get }
 }
 
 extension CredentialProvider {
     public var disabledError: AuthError { AuthError(.operationNotAllowed) }
+    public var startupSummary: [(String, ProviderLogValue)] { [] }
 
     /// Throws `disabledError` unless the method is enabled.
     public func requireEnabled() throws(AuthError) {
@@ -51,7 +55,8 @@ public protocol CredentialFreeSignUp: CredentialProvider {
 /// Capability: the provider verifies an assertion a client got from an identity provider
 /// (`signInWithIdp`'s `postBody` parameters) and returns who it proves the user is.
 public protocol AssertionVerifier: CredentialProvider {
-    /// Returns the verified identity, or throws an `AuthError` naming the failed check.
+    /// Returns the verified identity, or throws a `CredentialRefusal` naming the failed check (or an `AuthError`
+    /// for a request the provider cannot serve at all, e.g. while it is disabled).
     func verify(_ assertion: ProviderAssertion, context: RequestContext) async throws -> VerifiedIdentity
 }
 

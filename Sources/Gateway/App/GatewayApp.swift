@@ -103,6 +103,7 @@ public final class GatewayApp: Sendable {
                 ("limit", .int(Int64(fileLimit))), ("maxConnections", .int(Int64(configuration.http.maxConnections))),
             ])
         }
+        ProviderLogLines.logEnabled(services.providers, to: services.logger)
         let port = try start()
         services.logger.info("listening", [
             ("host", .string(configuration.host)), ("port", .int(Int64(port))), ("fileLimit", .int(Int64(fileLimit))),

@@ -13,7 +13,7 @@ enum ProviderRegistrations {
             AnonymousProvider(configuration: configuration.anonymous, time: time),
             try AppleProvider(configuration: configuration.apple, fetcher: fetcher,
                               ledger: StoreNonceLedger(store: store, kind: "apple.nonce", time: time), time: time,
-                              report: { message, detail in logger.warning(message, [("detail", .string(detail))]) }),
+                              log: GatewayProviderLog(logger: logger, provider: .apple)),
         ]
     }
 }

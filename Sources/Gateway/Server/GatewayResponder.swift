@@ -79,7 +79,7 @@ struct GatewayResponder: Sendable {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         if (operation == .token || operation == .authHandler || operation == .actionPageSubmit)
             && contentType.hasPrefix("application/x-www-form-urlencoded") {
-            return RequestBody.form(request.body)
+            return try RequestBody.form(request.body)
         }
         return try RequestBody.json(request.body)
     }
@@ -100,10 +100,15 @@ struct GatewayResponder: Sendable {
         return HTTPResponse(status: status, headers: headers, body: JSONSerializer.bytes(.object(object), pretty: true))
     }
 
-    /// Maps any thrown error to (status, envelope, code for the log). Only `AuthError` and `WireError` are
-    /// expected; anything else is our fault and becomes a 500 without details (and is logged).
+    /// Maps any thrown error to (status, envelope, code for the log). Only `AuthError`, `WireError` and a
+    /// provider's `CredentialRefusal` (logged with its failed check, rendered as its `AuthError`) are expected;
+    /// anything else is our fault and becomes a 500 without details (and is logged).
     private func renderError(_ error: any Error, requestId: String) -> (Int, JSONObject, String) {
         switch error {
+        case let refusal as CredentialRefusal:
+            ProviderLogLines.logRefusal(refusal, requestId: requestId, to: services.logger)
+            let (status, body) = ErrorEnvelope.render(refusal.error)
+            return (status, body, refusal.error.code.rawValue)
         case let error as AuthError:
             let (status, body) = ErrorEnvelope.render(error)
             return (status, body, error.code.rawValue)

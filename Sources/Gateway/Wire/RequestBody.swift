@@ -27,9 +27,13 @@ struct RequestBody: Sendable {
         return RequestBody(object: object)
     }
 
-    /// Parses an `application/x-www-form-urlencoded` body (the Secure Token endpoint accepts it).
-    static func form(_ bytes: [UInt8]) -> RequestBody {
+    /// Parses an `application/x-www-form-urlencoded` body (the Secure Token endpoint accepts it), with the
+    /// same limit on fields as a JSON object has on members.
+    static func form(_ bytes: [UInt8]) throws(WireError) -> RequestBody {
         let pairs = FormURLEncoding.decode(String(decoding: bytes, as: UTF8.self))
+        guard pairs.count <= JSONParser.defaultMaxMembers else {
+            throw .invalidPayload("Too many fields in form body", reason: "parseError")
+        }
         return RequestBody(object: JSONObject(pairs.map { ($0.0, JSONValue.string($0.1)) }))
     }
 
@@ -121,7 +125,8 @@ struct RequestBody: Sendable {
     }
 
     /// Converts top-level snake_case keys to camelCase and maps known aliases. Keys without an underscore are
-    /// kept verbatim (a general camel-caser would mangle names like `iOSBundleId`).
+    /// kept verbatim (a general camel-caser would mangle names like `iOSBundleId`). Linear in the number of
+    /// keys: each costs one look-up in the result.
     static func normalizingKeys(_ object: JSONObject) -> JSONObject {
         var result = JSONObject()
         for (key, value) in object {

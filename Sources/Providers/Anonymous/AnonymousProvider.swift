@@ -28,6 +28,9 @@ public struct AnonymousProvider: CredentialFreeSignUp {
     public var id: ProviderID { .anonymous }
     public var isEnabled: Bool { configuration.enabled }
     public var disabledError: AuthError { AuthError(.adminOnlyOperation) }
+    public var startupSummary: [(String, ProviderLogValue)] {
+        [("sign_ups_per_ip_per_hour", .int(Int64(configuration.signUpsPerIPPerHour)))]
+    }
 
     public func admitSignUp(_ context: RequestContext) throws(AuthError) {
         try requireEnabled()

@@ -9,7 +9,8 @@ import Synchronization
 /// Apple rotates keys without notice and the set may hold several at once, so a key is chosen by `kid`. A token
 /// naming a `kid` outside the cached set triggers one re-fetch, but re-fetches are spaced at least
 /// `refreshInterval` apart so forged key ids cannot make the gateway hammer Apple. A `kid` that is not in the set
-/// after the re-fetch is never trusted. Only RSA keys usable for RS256 are kept.
+/// after the re-fetch is never trusted. Only RSA keys usable for RS256 are kept. A failed fetch is a warning in
+/// the log (saying whether a cached key still served), since every Apple sign-in may fail until it recovers.
 public final class AppleKeySet: Sendable {
     private struct State {
         var keys: [String: RSAPublicKey] = [:]
@@ -21,17 +22,20 @@ public final class AppleKeySet: Sendable {
     private let fetcher: any HTTPFetching
     private let time: any TimeSource
     private let refreshInterval: Int64
+    private let log: any ProviderLog
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - baseURL: Apple's host (or a stand-in); keys are read from `<baseURL>/auth/keys`.
     ///   - refreshIntervalSeconds: the least time between two fetches; values below 1 count as 1, so the rate
     ///     limit can never be switched off (configuration refuses them anyway).
-    public init(baseURL: String, fetcher: any HTTPFetching, time: any TimeSource, refreshIntervalSeconds: Int64) {
+    public init(baseURL: String, fetcher: any HTTPFetching, time: any TimeSource, refreshIntervalSeconds: Int64,
+                log: any ProviderLog = SilentProviderLog()) {
         self.url = AppleEndpoints.url(baseURL, "/auth/keys")
         self.fetcher = fetcher
         self.time = time
         self.refreshInterval = max(1, refreshIntervalSeconds) * 1000
+        self.log = log
     }
 
     /// Why no key could be returned.
@@ -57,7 +61,9 @@ public final class AppleKeySet: Sendable {
             if let cached { return cached }
             throw .unknownKey
         }
-        guard let (keys, lifetime) = await fetch() else {
+        let keys: [String: RSAPublicKey], lifetime: Int64
+        do { (keys, lifetime) = try await fetch() } catch {
+            log.warning("apple key fetch failed", [("reason", .string(error.reason)), ("cached_key_used", .bool(cached != nil))])
             // Apple unreachable: a key we already knew stays usable rather than failing every sign-in.
             if let cached { return cached }
             throw .unavailable
@@ -70,12 +76,20 @@ public final class AppleKeySet: Sendable {
         return key
     }
 
-    private func fetch() async -> ([String: RSAPublicKey], Int64)? {
-        guard let response = try? await fetcher.send(OutboundRequest(url: url, timeout: .seconds(5))),
-              response.status == 200,
-              case .object(let document)? = try? JSONParser.parse(response.body),
+    /// Why a fetch gave no key set (for the log: a transport error, a status, or an unreadable body).
+    private struct FetchProblem: Error {
+        let reason: String
+    }
+
+    private func fetch() async throws(FetchProblem) -> ([String: RSAPublicKey], Int64) {
+        let response: OutboundResponse
+        do { response = try await fetcher.send(OutboundRequest(url: url, timeout: .seconds(5))) } catch {
+            throw FetchProblem(reason: String("\(error)".prefix(200)))
+        }
+        guard response.status == 200 else { throw FetchProblem(reason: "HTTP \(response.status)") }
+        guard case .object(let document)? = try? JSONParser.parse(response.body),
               let entries = document["keys"]?.arrayValue
-        else { return nil }
+        else { throw FetchProblem(reason: "not a JWKS") }
         var keys: [String: RSAPublicKey] = [:]
         for case .object(let entry) in entries {
             guard let kid = entry["kid"]?.stringValue, entry["kty"]?.stringValue == "RSA",

@@ -35,13 +35,14 @@ extension AppleProvider {
             do {
                 result = try await tokens.exchange(code: code, clientId: clientId, redirectUri: binding.redirectUri)
             } catch {
-                throw AuthError(.invalidIdpResponse, "Apple refused the authorization code (\(error))")
+                throw CredentialRefusal(.apple, .codeExchange,
+                                        AuthError(.invalidIdpResponse, "Apple refused the authorization code (\(error))"))
             }
             idToken = result.idToken ?? idToken
             if let refreshToken = result.refreshToken { secrets = ["refreshToken": refreshToken, "clientId": clientId] }
         }
         guard let idToken, !idToken.isEmpty else {
-            throw AuthError(.invalidIdpResponse, "Apple returned no id_token")
+            throw CredentialRefusal(.apple, .missing, AuthError(.invalidIdpResponse, "Apple returned no id_token"))
         }
         let token = try await verifier.verify(idToken, rawNonce: binding.rawNonce)
         return identity(token, idToken: idToken, userParameter: assertion["user"], secrets: secrets)

@@ -9,7 +9,7 @@ extension AppleProvider {
             throw AppleTokenClient.Failure.unavailable
         } catch {
             // Apple refused (e.g. the token was issued to a client ID no longer configured): retrying cannot help.
-            report("apple refused to revoke a stored token", "\(error)")
+            log.warning("apple refused to revoke a stored token", [("reason", .string("\(error)"))])
         }
     }
 

@@ -8,38 +8,43 @@ import Outbound
 /// Apple is a trusted email provider, except for private relay addresses, which are kept but never link
 /// accounts by email.
 public struct AppleProvider: AssertionVerifier, TokenRevoker, RedirectSignIn {
-    /// Reports something an operator should see in the logs: a constant message and a non-secret detail.
-    public typealias Reporter = @Sendable (_ message: StaticString, _ detail: String) -> Void
-
     public let configuration: AppleConfiguration
     let verifier: AppleTokenVerifier
     let tokens: AppleTokenClient?
-    let report: Reporter
+    /// Where failures outside the gateway go (Apple's keys or token endpoint unreachable, codes Apple refuses).
+    let log: any ProviderLog
 
     /// Throws a readable error when the configured .p8 key cannot be read as a P-256 key.
     public init(configuration: AppleConfiguration, fetcher: any HTTPFetching, ledger: any NonceLedger,
-                time: any TimeSource, report: @escaping Reporter = { _, _ in }) throws {
+                time: any TimeSource, log: any ProviderLog = SilentProviderLog()) throws {
         self.configuration = configuration
         let keys = AppleKeySet(baseURL: configuration.baseURL, fetcher: fetcher, time: time,
-                               refreshIntervalSeconds: configuration.keyRefreshIntervalSeconds)
+                               refreshIntervalSeconds: configuration.keyRefreshIntervalSeconds, log: log)
         self.verifier = AppleTokenVerifier(configuration: configuration, keys: keys, ledger: ledger, time: time)
         if configuration.canCallTokenEndpoint, let team = configuration.teamId, let kid = configuration.keyId,
            let pem = configuration.privateKeyPEM {
             let secret = try AppleClientSecret(teamId: team, keyId: kid, privateKeyPEM: pem, time: time)
-            self.tokens = AppleTokenClient(baseURL: configuration.baseURL, secret: secret, fetcher: fetcher)
+            self.tokens = AppleTokenClient(baseURL: configuration.baseURL, secret: secret, fetcher: fetcher, log: log)
         } else {
             self.tokens = nil
         }
-        self.report = report
+        self.log = log
     }
 
     public var id: ProviderID { .apple }
     public var isEnabled: Bool { configuration.enabled }
 
+    public var startupSummary: [(String, ProviderLogValue)] {
+        [("audiences", .string(configuration.audiences.joined(separator: ","))),
+         ("code_exchange", .bool(tokens != nil)), ("revocation", .bool(tokens != nil)),
+         ("redirect_flow", .bool(!configuration.servicesIds.isEmpty))]
+    }
+
     public func verify(_ assertion: ProviderAssertion, context: RequestContext) async throws -> VerifiedIdentity {
         try requireEnabled()
         guard let idToken = assertion["id_token"], !idToken.isEmpty else {
-            throw AuthError(.invalidIdpResponse, "id_token is missing; Apple sign-in needs the identity token")
+            throw CredentialRefusal(.apple, .missing,
+                                    AuthError(.invalidIdpResponse, "id_token is missing; Apple sign-in needs the identity token"))
         }
         let token = try await verifier.verify(idToken, rawNonce: assertion["nonce"])
         var secrets: [String: String] = [:]
@@ -58,19 +63,22 @@ public struct AppleProvider: AssertionVerifier, TokenRevoker, RedirectSignIn {
     }
 
     /// Exchanges the code for Apple's refresh token. A failure never fails the sign-in (the identity token was
-    /// already verified); it only means this account cannot be revoked at Apple, which is logged.
+    /// already verified); it only means this account cannot be revoked at Apple, which is logged (an unreachable
+    /// endpoint by the token client, a refusal here).
     func refreshTokenSecrets(code: String, clientId: String, redirectUri: String?, subject: String) async -> [String: String] {
         guard let tokens else { return [:] }
         do {
             let result = try await tokens.exchange(code: code, clientId: clientId, redirectUri: redirectUri)
             if let exchanged = result.idToken, let sub = Self.unverifiedSubject(exchanged), sub != subject {
-                report("apple code belongs to another user; refresh token discarded", clientId)
+                log.warning("apple code belongs to another user; refresh token discarded", [("client_id", .string(clientId))])
                 return [:]
             }
             guard let refreshToken = result.refreshToken else { return [:] }
             return ["refreshToken": refreshToken, "clientId": clientId]
+        } catch .rejected(let reason) {
+            log.warning("apple code exchange refused", [("reason", .string(reason)), ("client_id", .string(clientId))])
+            return [:]
         } catch {
-            report("apple code exchange failed", "\(error)")
             return [:]
         }
     }

@@ -43,7 +43,7 @@ extension AppleProvider {
         var events = claims["events"]?.objectValue
         if events == nil, let text = claims["events"]?.stringValue { events = (try? JSONParser.parse(text))?.objectValue }
         guard let events, let type = events["type"]?.stringValue, let subject = events["sub"]?.stringValue, !subject.isEmpty
-        else { throw AuthError(.invalidIdpResponse, "notification has no event") }
+        else { throw AppleTokenVerifier.refusal(.format, .invalidIdpResponse, "notification has no event") }
         let id = claims["jti"]?.stringValue ?? Hex.encode(SHA256.hash(payload))
         return AppleServerEvent(id: id, kind: .init(type), subject: subject, expiresAt: expiresAt)
     }

@@ -2,7 +2,8 @@ import AuthCore
 import Outbound
 
 /// Apple's `/auth/token` (code exchange) and `/auth/revoke`, form-encoded as Apple requires (a JSON body
-/// is answered with `invalid_client`).
+/// is answered with `invalid_client`). An endpoint that cannot be reached or answers 5xx/429 is a warning in
+/// the log; what Apple refuses is for the caller to judge.
 public struct AppleTokenClient: Sendable {
     /// What a code exchange returns that the gateway keeps or checks.
     public struct Tokens: Sendable, Equatable {
@@ -22,11 +23,14 @@ public struct AppleTokenClient: Sendable {
     let baseURL: String
     let secret: AppleClientSecret
     let fetcher: any HTTPFetching
+    let log: any ProviderLog
 
-    public init(baseURL: String, secret: AppleClientSecret, fetcher: any HTTPFetching) {
+    public init(baseURL: String, secret: AppleClientSecret, fetcher: any HTTPFetching,
+                log: any ProviderLog = SilentProviderLog()) {
         self.baseURL = baseURL
         self.secret = secret
         self.fetcher = fetcher
+        self.log = log
     }
 
     /// Exchanges an authorization code issued to `clientId` (`redirectUri` only for web codes).
@@ -56,9 +60,17 @@ public struct AppleTokenClient: Sendable {
                                                 ("Accept", "application/json")],
                                       body: Array(FormURLEncoding.encode(form).utf8))
         let response: OutboundResponse
-        do { response = try await fetcher.send(request) } catch { throw .unavailable }
+        do { response = try await fetcher.send(request) } catch {
+            log.warning("apple token endpoint unreachable", [("endpoint", .string(path)),
+                                                             ("reason", .string(String("\(error)".prefix(200))))])
+            throw .unavailable
+        }
         if response.status == 200 { return response.body }
-        if response.status >= 500 || response.status == 429 { throw .unavailable }
+        if response.status >= 500 || response.status == 429 {
+            log.warning("apple token endpoint unavailable", [("endpoint", .string(path)),
+                                                             ("http.status", .int(Int64(response.status)))])
+            throw .unavailable
+        }
         let code = (try? JSONParser.parse(response.body))?["error"]?.stringValue ?? "HTTP \(response.status)"
         throw .rejected(code)
     }

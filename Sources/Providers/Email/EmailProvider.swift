@@ -54,6 +54,10 @@ public struct EmailProvider: CredentialProvider {
     public var id: ProviderID { .password }
     public var isEnabled: Bool { configuration.enabled }
     public var policy: PasswordPolicy { configuration.policy }
+    public var startupSummary: [(String, ProviderLogValue)] {
+        [("email_link", .bool(configuration.emailLinkEnabled)),
+         ("sign_ups_per_ip_per_hour", .int(Int64(configuration.signUpsPerIPPerHour)))]
+    }
 
     /// Email-link sign-in is a separate switch in Firebase (`OPERATION_NOT_ALLOWED` when off).
     public func requireEmailLinkEnabled() throws(AuthError) {
