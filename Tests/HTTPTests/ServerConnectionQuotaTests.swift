@@ -9,7 +9,7 @@ struct ServerConnectionQuotaTests {
     @Test("a connection that sends nothing is closed, without an answer, after the request deadline")
     func silentConnection() async throws {
         try await withTestServer({ $0.requestDeadline = .milliseconds(300); $0.idleTimeout = .seconds(60) }) { server, port in
-            let silent = try RawClient(port: port, timeoutSeconds: 10)
+            let silent = try RawClient(port: port, timeoutSeconds: 60)
             #expect(await silent.bytesUntilClosed() == [])
             let normal = try RawClient(port: port)
             #expect(try await normal.roundTrip(Self.request).status == 200)
@@ -22,7 +22,7 @@ struct ServerConnectionQuotaTests {
         try await withTestServer({ $0.maxConnectionsPerClient = 3 }) { server, port in
             let held = try (0..<3).map { _ in try RawClient(port: port) }
             for client in held { #expect(try await client.roundTrip(Self.request).status == 200) }
-            let fourth = try RawClient(port: port, timeoutSeconds: 10)
+            let fourth = try RawClient(port: port, timeoutSeconds: 60)
             try? await fourth.send(Self.request)
             #expect(await fourth.isClosedByServer())
             let other = try RawClient(port: port, from: "127.0.0.2")
@@ -47,7 +47,7 @@ struct ServerConnectionQuotaTests {
             for client in proxied { #expect(try await client.roundTrip(Self.request).status == 200) }
             let first = try RawClient(port: port)
             #expect(try await first.roundTrip(Self.request).status == 200)
-            let second = try RawClient(port: port, timeoutSeconds: 10)
+            let second = try RawClient(port: port, timeoutSeconds: 60)
             try? await second.send(Self.request)
             #expect(await second.isClosedByServer())
         }
@@ -62,7 +62,7 @@ struct ServerConnectionQuotaTests {
             $0.requestDeadline = .seconds(60)
         }) { server, port in
             let waiting = try RawClient(port: port)
-            let keptAlive = try (0..<8).map { _ in try RawClient(port: port, timeoutSeconds: 10) }
+            let keptAlive = try (0..<8).map { _ in try RawClient(port: port, timeoutSeconds: 60) }
             for client in keptAlive { #expect(try await client.roundTrip(Self.request).status == 200) }
             // Nine of ten slots taken is within a tenth of the cap: the longest-idle keep-alive connection goes.
             #expect(await keptAlive[0].isClosedByServer())

@@ -9,6 +9,11 @@ func withTestServer(
     var configuration = HTTPServerConfiguration()
     configuration.port = 0
     configuration.eventLoopCount = 2
+    // Generous by default: handlers and test bodies share the test process's cooperative pool with CPU-heavy
+    // tests (scrypt, RSA key generation), which can stall it for seconds on two cores. Tests of deadlines and
+    // timeouts set their own short values.
+    configuration.requestDeadline = .seconds(120)
+    configuration.idleTimeout = .seconds(120)
     configure(&configuration)
     let server = HTTPServer(configuration: configuration, handler: handler)
     let port = try server.start()
