@@ -5,6 +5,7 @@ import Outbound
 import ProviderApple
 import Storage
 @testable import Gateway
+import WireFormats
 
 /// An `HTTPFetching` for gateways that must not reach any network.
 struct OfflineFetcher: HTTPFetching {

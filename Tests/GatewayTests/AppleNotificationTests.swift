@@ -2,6 +2,7 @@ import AppleTestSupport
 import AuthCore
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("Apple server-to-server notifications", .serialized)
 struct AppleNotificationTests {

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Testing
 @testable import Gateway
+import WireFormats
 
 /// Sends are limited alike for known and unknown addresses, and the status page shows mail counters.
 @Suite("Send limits and mail counters")

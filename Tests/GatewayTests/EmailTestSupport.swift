@@ -7,6 +7,7 @@ import ProviderEmail
 import Storage
 import Synchronization
 @testable import Gateway
+import WireFormats
 
 /// A cheap scrypt that counts KDF runs, so tests can assert how much hashing work a request caused.
 final class CountingHasher: PasswordHashing {

@@ -1,6 +1,7 @@
 import AuthCore
 import Testing
 @testable import Gateway
+import WireFormats
 
 /// Each check on a code's use has a test that fails if the check is removed.
 @Suite("Out-of-band code checks")

@@ -2,6 +2,7 @@ import AuthCore
 import Outbound
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("Out-of-band codes")
 struct OobCodeTests {

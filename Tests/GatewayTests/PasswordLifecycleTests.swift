@@ -4,6 +4,7 @@ import ProviderEmail
 import Storage
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("Password changes, recency and hash upgrades")
 struct PasswordLifecycleTests {

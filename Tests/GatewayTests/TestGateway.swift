@@ -4,6 +4,7 @@ import HTTP
 import Outbound
 import Storage
 @testable import Gateway
+import WireFormats
 
 /// An in-process gateway (in-memory store, manual clock, captured logs) and test verbs, so each behaviour
 /// test reads like the Firebase call it exercises.

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("wire layer: keys, errors, CORS, legacy paths, update")
 struct WireTests {

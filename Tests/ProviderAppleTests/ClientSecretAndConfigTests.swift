@@ -3,6 +3,7 @@ import AuthCore
 import Crypto
 import ProviderApple
 import Testing
+import WireFormats
 
 @Suite("Apple client secret, configuration checks and the token type parser")
 struct ClientSecretAndConfigTests {

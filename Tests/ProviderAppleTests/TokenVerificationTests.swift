@@ -3,6 +3,7 @@ import AuthCore
 import Crypto
 import ProviderApple
 import Testing
+import WireFormats
 
 @Suite("Apple identity token checks: each one rejects what it exists for")
 struct TokenVerificationTests {

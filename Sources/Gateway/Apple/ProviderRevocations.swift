@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Storage
+import WireFormats
 
 /// Revokes provider tokens (Apple's refresh token) when an account is deleted, through the durable outbox.
 ///

@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import HTTP
 import Outbound
+import WireFormats
 
 /// Who is calling: an app with an API key, or an administrator.
 enum Caller: Sendable, Equatable {
@@ -66,14 +67,6 @@ struct CallerAuthenticator: Sendable {
 
     private func apiKey(of request: HTTPRequest) -> String? {
         if let header = request.headers["x-goog-api-key"] { return header }
-        return QueryString.value("key", in: request.query)
-    }
-}
-
-/// Reads parameters from a raw query string (same decoding as form bodies).
-enum QueryString {
-    static func value(_ name: String, in query: String?) -> String? {
-        guard let query else { return nil }
-        return FormURLEncoding.decode(query).first { $0.0 == name }?.1
+        return FormURLEncoding.value(named: "key", in: request.query)
     }
 }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import WireFormats
 
 /// Builds a `GatewayConfiguration` from, in increasing precedence: defaults, the JSON config file,
 /// `GATEHOUSE_*` environment variables, command-line flags.

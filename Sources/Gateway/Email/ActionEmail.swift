@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderEmail
+import WireFormats
 
 /// Issues an OOB code, builds its action link, and either returns the link (admin `returnOobLink`) or queues
 /// the email. In emulator mode every code is also listed for `/emulator/v1/projects/{p}/oobCodes`.
@@ -28,7 +29,7 @@ enum ActionEmail {
 
     /// The API key to put into links: the caller's, else the first configured one (admin requests have none).
     static func apiKey(_ services: GatewayServices, _ context: OperationContext) -> String {
-        QueryString.value("key", in: context.request.query) ?? services.configuration.apiKeys.first ?? "gatehouse"
+        FormURLEncoding.value(named: "key", in: context.request.query) ?? services.configuration.apiKeys.first ?? "gatehouse"
     }
 
     /// The language for templates and links: `X-Firebase-Locale`, which is what the SDKs send for

@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import Outbound
 import ProviderEmail
+import WireFormats
 
 /// Builds action links (`<actionUrl>?mode=&oobCode=&apiKey=&lang=&continueUrl=`, the shape the Firebase SDKs
 /// parse) and checks the `continueUrl` a client asks to return to.

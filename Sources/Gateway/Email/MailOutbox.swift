@@ -4,6 +4,7 @@ import Foundation
 import Outbound
 import Storage
 import Synchronization
+import WireFormats
 
 /// Durable, asynchronous mail delivery. A request only writes the message into the store's outbox (sealed,
 /// because it carries a live sign-in or reset link); a background sender submits it over SMTP on its own

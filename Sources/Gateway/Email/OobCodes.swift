@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import ProviderEmail
 import Storage
+import WireFormats
 
 /// Out-of-band codes: random, single use, expiring, and stored only as their SHA-256 (one-time tokens of
 /// kind `oob`), so a database dump reveals no usable link.

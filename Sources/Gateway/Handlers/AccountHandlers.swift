@@ -1,5 +1,6 @@
 import AuthCore
 import Storage
+import WireFormats
 
 /// `accounts:lookup` and `accounts:delete` for end users (by ID token) and admins (by localId).
 enum AccountHandlers {

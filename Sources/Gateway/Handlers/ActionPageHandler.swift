@@ -2,6 +2,7 @@ import AuthCore
 import HTTP
 import Outbound
 import ProviderEmail
+import WireFormats
 
 /// The page action links open (`GET /__/auth/action`, like Firebase Hosting's): shows the confirm button of
 /// an email verification and the password-reset form, handles both (`POST`), and sends email sign-in links

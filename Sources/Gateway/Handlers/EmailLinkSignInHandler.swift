@@ -1,6 +1,7 @@
 import AuthCore
 import ProviderEmail
 import Storage
+import WireFormats
 
 /// `accounts:signInWithEmailLink` (legacy `emailLinkSignin`): signs in the owner of the address, creates the
 /// account, or links the address to the user of `idToken`. The caller must repeat the address the link was

@@ -1,6 +1,7 @@
 import AuthCore
 import ProviderEmail
 import Storage
+import WireFormats
 
 /// `accounts:signUp` with an email and password: a new password account, the upgrade of the signed-in
 /// (typically anonymous) user given by `idToken` — which keeps its `localId` — or, for admins, an account

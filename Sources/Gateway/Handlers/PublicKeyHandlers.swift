@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import HTTP
+import WireFormats
 
 /// Publishes the ID-token verification keys where Firebase's verifiers look for them (with the host as the
 /// first path segment): the x509 map firebase-admin reads, a JWKS, and OpenID discovery.

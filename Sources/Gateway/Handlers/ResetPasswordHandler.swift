@@ -1,6 +1,7 @@
 import AuthCore
 import ProviderEmail
 import Storage
+import WireFormats
 
 /// `accounts:resetPassword`: without `newPassword` it tells what a code is for (without using it up, as
 /// the SDKs' `checkActionCode` needs); with it, it sets the new password. Proving the mailbox also verifies

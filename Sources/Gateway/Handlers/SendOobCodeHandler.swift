@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderEmail
+import WireFormats
 
 /// `accounts:sendOobCode` (legacy `getOobConfirmationCode`) and the admin variant under
 /// `/v1/projects/{p}/accounts:sendOobCode`, which can return the link instead of sending it.

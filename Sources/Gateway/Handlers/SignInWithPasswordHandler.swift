@@ -1,6 +1,7 @@
 import AuthCore
 import ProviderEmail
 import Storage
+import WireFormats
 
 /// `accounts:signInWithPassword` (legacy `verifyPassword`).
 ///

@@ -1,6 +1,7 @@
 import AuthCore
 import ProviderAnonymous
 import Storage
+import WireFormats
 
 /// `accounts:signUp` (legacy `signupNewUser`): anonymous accounts here; email and password sign-up (and the
 /// upgrade of an anonymous user) is `PasswordSignUp`.

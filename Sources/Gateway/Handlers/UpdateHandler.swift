@@ -1,5 +1,6 @@
 import AuthCore
 import Storage
+import WireFormats
 
 /// `accounts:update` (legacy `setAccountInfo`): profile changes by the user (ID token) or by an admin
 /// (`localId`), attribute deletion, unlinking providers, and admin-only fields (disable, custom claims,

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Storage
+import WireFormats
 
 /// The *updated credential* of Firebase's credential-already-in-use flow: a single-use token that stands for
 /// an identity the gateway has already verified, so the client can sign in with it later without the

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Storage
+import WireFormats
 
 /// The server side of a redirect sign-in (web `signInWithRedirect`, Android `FederatedOAuthProvider`):
 /// `createAuthUri` opens a session holding the state and raw nonce it sent to the provider; the provider's form

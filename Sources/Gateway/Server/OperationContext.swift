@@ -2,6 +2,7 @@ import AuthCore
 import HTTP
 import Storage
 import Synchronization
+import WireFormats
 
 /// What every operation handler may use. Built once at start-up by `GatewayApp`.
 struct GatewayServices: Sendable {

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Storage
+import WireFormats
 
 /// Issues and checks sessions: ID tokens (stateless, RS256) and refresh tokens (opaque, sealed to this
 /// project, stored as hashes; see `RefreshTokens`).

@@ -1,5 +1,6 @@
 import AuthCore
 import HTTP
+import WireFormats
 
 /// The one place that turns errors into Google's error envelope:
 /// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message","reason","domain"}],"status"?}}`.

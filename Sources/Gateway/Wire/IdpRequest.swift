@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Outbound
+import WireFormats
 
 /// A decoded `accounts:signInWithIdp` request.
 ///

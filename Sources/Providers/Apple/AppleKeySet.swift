@@ -3,6 +3,7 @@ import AuthCore
 import Crypto
 import Outbound
 import Synchronization
+import WireFormats
 
 /// Apple's public signing keys (`/auth/keys`), cached in memory.
 ///

@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import WireFormats
 
 /// One server-to-server notification from Apple (`{"payload":"<JWS>"}` posted to the registered URL), after
 /// its signature, issuer, audience and expiry were checked with the same keys as identity tokens.

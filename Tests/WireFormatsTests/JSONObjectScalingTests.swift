@@ -1,5 +1,6 @@
-import AuthCore
+import TestSupport
 import Testing
+import WireFormats
 
 /// Counts what a map does to its keys, so the cost of member look-up is measured in operations, not time.
 final class KeyOperationCounter {

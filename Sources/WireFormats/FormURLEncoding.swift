@@ -43,16 +43,31 @@ public enum FormURLEncoding {
     }
 
     private static func unescape(_ text: Substring) -> String {
-        let bytes = Array(text.utf8)
+        String(decoding: PercentEncoding.decode(text.utf8, plusIsSpace: true), as: UTF8.self)
+    }
+
+    /// The value of the first `name` in a query string (`key` in `?key=...`), decoded like a form field.
+    public static func value(named name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        return decode(query).first { $0.0 == name }?.1
+    }
+}
+
+/// Percent-decoding, shared by form bodies, query strings and URL path segments.
+public enum PercentEncoding {
+    /// Decodes `%XX` escapes to bytes; an invalid escape (a `%` not followed by two hex digits) is kept
+    /// literally, as browsers do. With `plusIsSpace` (form bodies and queries) `+` becomes a space.
+    public static func decode<Bytes: Collection<UInt8>>(_ text: Bytes, plusIsSpace: Bool) -> [UInt8] {
+        let bytes = Array(text)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "+") {
+            if plusIsSpace && byte == UInt8(ascii: "+") {
                 out.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-                      let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                      let high = Hex.value(of: bytes[index + 1]), let low = Hex.value(of: bytes[index + 2]) {
                 out.append(high << 4 | low)
                 index += 2
             } else {
@@ -60,15 +75,6 @@ public enum FormURLEncoding {
             }
             index += 1
         }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        return out
     }
 }

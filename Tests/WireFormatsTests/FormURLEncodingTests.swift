@@ -1,5 +1,5 @@
-import Outbound
 import Testing
+import WireFormats
 
 @Suite("FormURLEncoding")
 struct FormURLEncodingTests {
