@@ -35,18 +35,21 @@ let package = Package(
         .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
         .target(name: "Linking", dependencies: ["AuthCore", "WireFormats"], swiftSettings: strict),
 
+        // The plugin SDK: what a provider implements and what the gateway hands it.
+        .target(name: "ProviderKit", dependencies: ["AuthCore", "Outbound", "WireFormats"], swiftSettings: strict),
+
         // Provider plugins.
-        .target(name: "ProviderAnonymous", dependencies: ["AuthCore", "WireFormats"], path: "Sources/Providers/Anonymous",
+        .target(name: "ProviderAnonymous", dependencies: ["AuthCore", "ProviderKit", "WireFormats"], path: "Sources/Providers/Anonymous",
                 swiftSettings: strict),
-        .target(name: "ProviderApple", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Apple",
+        .target(name: "ProviderApple", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Apple",
                 swiftSettings: strict),
-        .target(name: "ProviderEmail", dependencies: ["AuthCore", "Crypto", "WireFormats"], path: "Sources/Providers/Email",
+        .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "WireFormats"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
 
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
-            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "IPNetworks", "Outbound", "Crypto", "WireFormats",
+            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "IPNetworks", "Outbound", "Crypto", "WireFormats", "ProviderKit",
                            "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
@@ -61,9 +64,9 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore", "WireFormats"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore", "WireFormats"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking",
-                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound", "WireFormats"]),
+                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound", "WireFormats", "ProviderKit"]),
         .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Tests/AppleTestSupport"),
-        .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound", "WireFormats"]),
-        .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats"]),
+        .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
     ]
 )

@@ -5,6 +5,7 @@ import Outbound
 import Storage
 @testable import Gateway
 import WireFormats
+import ProviderKit
 
 /// An in-process gateway (in-memory store, manual clock, captured logs) and test verbs, so each behaviour
 /// test reads like the Firebase call it exercises.

@@ -4,6 +4,7 @@ import Crypto
 import ProviderApple
 import Testing
 import WireFormats
+import ProviderKit
 
 @Suite("Apple client secret, configuration checks and the token type parser")
 struct ClientSecretAndConfigTests {

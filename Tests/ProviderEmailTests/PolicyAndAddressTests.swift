@@ -1,6 +1,7 @@
 import AuthCore
 import Testing
 @testable import ProviderEmail
+import ProviderKit
 
 @Suite("Email addresses and password policy")
 struct PolicyAndAddressTests {

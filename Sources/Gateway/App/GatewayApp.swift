@@ -5,6 +5,7 @@ import HTTP
 import Outbound
 import Storage
 import StorageSQLite
+import ProviderKit
 
 /// Builds the gateway from its configuration (the single wiring function) and runs it until SIGTERM/SIGINT.
 public final class GatewayApp: Sendable {

@@ -3,6 +3,7 @@ import Outbound
 import ProviderAnonymous
 import ProviderApple
 import Storage
+import ProviderKit
 
 /// The registration table: the one place that knows every provider plugin. Adding a provider is one line
 /// here (plus its module and tests).

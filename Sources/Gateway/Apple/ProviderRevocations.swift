@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import Storage
 import WireFormats
+import ProviderKit
 
 /// Revokes provider tokens (Apple's refresh token) when an account is deleted, through the durable outbox.
 ///

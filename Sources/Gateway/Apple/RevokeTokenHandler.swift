@@ -1,4 +1,5 @@
 import AuthCore
+import ProviderKit
 
 /// `POST /v2/accounts:revokeToken` (Identity Platform): revokes a provider token for the signed-in user, which
 /// Apple requires apps to do when a user deletes their account from the client side.

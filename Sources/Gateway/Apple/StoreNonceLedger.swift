@@ -1,5 +1,6 @@
 import AuthCore
 import Storage
+import ProviderKit
 
 /// `NonceLedger` over the store's one-time tokens: a used value is a row `(kind, SHA-256)` whose insert fails
 /// with a unique violation the second time. Because the row lives in the database, a replay is caught after a

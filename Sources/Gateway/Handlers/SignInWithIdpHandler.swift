@@ -1,6 +1,7 @@
 import AuthCore
 import Linking
 import WireFormats
+import ProviderKit
 
 /// `accounts:signInWithIdp` (legacy `verifyAssertion`): federated sign-in, sign-up, linking (with an ID token)
 /// and reauthentication, including Firebase's credential-already-in-use flow with a pending token.

@@ -2,6 +2,7 @@ import AuthCore
 import ProviderAnonymous
 import Storage
 import WireFormats
+import ProviderKit
 
 /// `accounts:signUp` (legacy `signupNewUser`): anonymous accounts here; email and password sign-up (and the
 /// upgrade of an anonymous user) is `PasswordSignUp`.

@@ -1,4 +1,5 @@
 import AuthCore
+import ProviderKit
 
 /// The gateway's logger as providers see it: each line names the provider it came from.
 struct GatewayProviderLog: ProviderLog {

@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import Foundation
 import WireFormats
+import ProviderKit
 
 /// `accounts:createAuthUri` with a `providerId`: starts a redirect sign-in for any provider that supports it
 /// (`RedirectSignIn`) and answers Firebase's `{authUri, providerId, sessionId}`. Without a `providerId` it is

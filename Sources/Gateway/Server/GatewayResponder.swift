@@ -3,6 +3,7 @@ import Crypto
 import HTTP
 import Storage
 import WireFormats
+import ProviderKit
 
 /// Turns an HTTP request into an HTTP response: CORS, routing, caller authentication, body decoding, the
 /// operation's handler, error rendering and the access log. The only place where errors become wire bytes.

@@ -3,6 +3,7 @@ import HTTP
 import Storage
 import Synchronization
 import WireFormats
+import ProviderKit
 
 /// What every operation handler may use. Built once at start-up by `GatewayApp`.
 struct GatewayServices: Sendable {

@@ -1,4 +1,5 @@
 import AuthCore
+import ProviderKit
 
 /// Anonymous sign-in: creates accounts with no credential at all.
 ///

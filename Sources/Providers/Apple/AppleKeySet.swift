@@ -4,6 +4,7 @@ import Crypto
 import Outbound
 import Synchronization
 import WireFormats
+import ProviderKit
 
 /// Apple's public signing keys (`/auth/keys`), cached in memory.
 ///

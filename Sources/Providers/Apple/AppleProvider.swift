@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import Outbound
 import WireFormats
+import ProviderKit
 
 /// Sign in with Apple: verifies Apple identity tokens for `signInWithIdp`, exchanges authorization codes for the
 /// refresh token account deletion must revoke, revokes tokens, and runs Apple's web/Android redirect flow.

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import WireFormats
+import ProviderKit
 
 /// Verifies Apple identity tokens: every check of Apple's and Firebase's rules, each failing with a
 /// `CredentialRefusal` that names the check for the log and carries the Firebase error for the client

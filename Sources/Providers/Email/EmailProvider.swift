@@ -1,4 +1,5 @@
 import AuthCore
+import ProviderKit
 
 /// Email sign-in: password accounts and one-time sign-in links (Firebase provider id `password`).
 ///

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// The check of a provider that refused a credential.
 ///
 /// Closed on purpose: an operator reading "refused: audience" knows to look at the configured client IDs,

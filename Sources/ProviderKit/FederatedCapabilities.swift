@@ -1,3 +1,5 @@
+import AuthCore
+
 /// Remembers single-use values (ID token nonces, notification ids) durably, so a value is accepted once across
 /// restarts and across gateway instances sharing one database. Providers depend on this protocol, never on the
 /// store; the gateway implements it.

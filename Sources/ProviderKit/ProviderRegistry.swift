@@ -1,3 +1,5 @@
+import AuthCore
+
 /// The providers this gateway runs, by id. Built once at start-up from the gateway's registration table.
 public struct ProviderRegistry: Sendable {
     private let providers: [ProviderID: any CredentialProvider]
