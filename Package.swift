@@ -43,7 +43,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "ProviderApple", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Apple",
                 swiftSettings: strict),
-        .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "WireFormats"], path: "Sources/Providers/Email",
+        .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
 
         // The Firebase wire layer and the executable.

@@ -11,8 +11,8 @@ struct SendLimitPrivacyTests {
           arguments: ["PASSWORD_RESET", "EMAIL_SIGNIN"])
     func sameAnswers(_ type: String) async throws {
         let gw = try await TestGateway.withEmail {
-            $0.email.improvedEmailPrivacy = true
-            $0.email.provider.sendsPerEmailPerHour = 2
+            $0.setPluginValue("email.improvedEmailPrivacy", true)
+            $0.setPluginValue("email.limits.sendsPerEmailPerHour", 2)
         }
         _ = await gw.signUp("known@example.com", "secret1")
         func answers(_ address: String) async -> [String] {

@@ -1,5 +1,6 @@
+import Crypto
 import AuthCore
-import ProviderEmail
+import ProviderKit
 import WireFormats
 
 /// Issues an OOB code, builds its action link, and either returns the link (admin `returnOobLink`) or queues
@@ -17,12 +18,13 @@ enum ActionEmail {
         let link = email.links.link(payload.type, code: code, apiKey: apiKey, continueUrl: payload.continueUrl, lang: lang)
         email.emulatorLog?.record(.init(email: recipient, requestType: payload.type.rawValue, oobCode: code, oobLink: link))
         if send {
-            let rendered = email.templates.render(payload.type, locale: lang, link: link, email: payload.email,
-                                                  newEmail: payload.newEmail)
-            try await email.outbox.enqueue(
-                to: recipient,
-                RenderedEmailParts(kind: payload.type.rawValue, subject: rendered.subject, text: rendered.text, html: rendered.html),
-                expiresAt: expiresAt)
+            let mail = try email.requireAccounts().composeActionMail(payload.type, locale: lang, link: link,
+                                                                     email: payload.email, newEmail: payload.newEmail)
+            let message = OutgoingMessage(channel: .email, recipient: recipient, kind: payload.type.rawValue,
+                                          subject: mail.subject, text: mail.text, html: mail.html,
+                                          ttlSeconds: payload.type.lifetimeSeconds,
+                                          id: SecureRandom.alphanumeric(length: 22))
+            try await email.outbox.enqueue(message, expiresAt: expiresAt)
         }
         return Issued(code: code, link: link)
     }

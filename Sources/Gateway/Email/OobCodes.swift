@@ -1,6 +1,6 @@
 import AuthCore
 import Crypto
-import ProviderEmail
+import ProviderKit
 import Storage
 import WireFormats
 

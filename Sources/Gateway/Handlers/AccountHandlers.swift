@@ -48,7 +48,7 @@ enum AccountHandlers {
             return try await adminDelete(services, context)
         }
         let session = try await services.sessions.authenticate(idToken: context.body.string("idToken"))
-        try RecentSignIn.require(session, windowSeconds: services.configuration.email.recentSignInSeconds,
+        try RecentSignIn.require(session, windowSeconds: services.email.recentSignInSeconds,
                                  now: services.time.nowSeconds)
         _ = try await services.store.write { tx in try ProviderRevocations.deleteUser(session.user.localId, services, tx) }
         return .json(["kind": "identitytoolkit#DeleteAccountResponse"])

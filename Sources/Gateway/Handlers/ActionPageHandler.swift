@@ -1,7 +1,7 @@
 import AuthCore
 import HTTP
 import Outbound
-import ProviderEmail
+import ProviderKit
 import WireFormats
 
 /// The page action links open (`GET /__/auth/action`, like Firebase Hosting's): shows the confirm button of
@@ -13,7 +13,7 @@ enum ActionPageHandler {
     static func show(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let query = FormURLEncoding.decode(context.request.query ?? "")
         func value(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
-        let lang = EmailTemplates.language(value("lang"))
+        let lang = BuiltInLanguage.of(value("lang"))
         let s = ActionPageHTML.strings(lang)
         let code = value("oobCode")
         guard let mode = value("mode").flatMap(OobRequestType.init(mode:)) else {
@@ -54,7 +54,7 @@ enum ActionPageHandler {
     /// The submission of the reset form or of the verification's confirm button.
     static func submit(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
-        let lang = EmailTemplates.language(try body.string("lang"))
+        let lang = BuiltInLanguage.of(try body.string("lang"))
         let s = ActionPageHTML.strings(lang)
         let code = try body.string("oobCode")
         guard let mode = try body.string("mode").flatMap(OobRequestType.init(mode:)), mode != .emailSignIn, let code else {

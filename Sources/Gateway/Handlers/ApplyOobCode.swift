@@ -1,5 +1,5 @@
 import AuthCore
-import ProviderEmail
+import ProviderKit
 import Storage
 
 /// `accounts:update` with an `oobCode` (the SDKs' `applyActionCode`): verifies an email, or verifies and

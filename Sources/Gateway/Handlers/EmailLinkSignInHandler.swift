@@ -1,5 +1,5 @@
 import AuthCore
-import ProviderEmail
+import ProviderKit
 import Storage
 import WireFormats
 
@@ -14,7 +14,8 @@ enum EmailLinkSignInHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
         let email = services.email
-        try email.provider.requireEmailLinkEnabled()
+        let accounts = try services.email.requireAccounts()
+        try accounts.requireEmailLinkEnabled()
         let address = try EmailAddress.require(try body.string("email"))
         let code = try body.string("oobCode")
         guard code?.isEmpty == false else { throw AuthError(.missingOobCode) }

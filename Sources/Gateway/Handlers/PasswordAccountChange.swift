@@ -1,5 +1,5 @@
 import AuthCore
-import ProviderEmail
+import ProviderKit
 
 /// The email and password part of `accounts:update`, validated and hashed before the update's transaction
 /// (hashing happens on the KDF pool, never inside a database transaction).
@@ -16,8 +16,9 @@ struct CredentialChange: Sendable {
                         session: SessionService.Authenticated?) async throws -> CredentialChange {
         guard body.has("email") || body.has("password") else { return CredentialChange() }
         let settings = services.email
+        let accounts = try services.email.requireAccounts()
         if let session {
-            try RecentSignIn.require(session, windowSeconds: settings.settings.recentSignInSeconds,
+            try RecentSignIn.require(session, windowSeconds: settings.recentSignInSeconds,
                                      now: services.time.nowSeconds)
         }
         var change = CredentialChange()
@@ -26,9 +27,9 @@ struct CredentialChange: Sendable {
             change.email = address
         }
         if body.has("password") {
-            guard settings.provider.isEnabled else { throw AuthError(.operationNotAllowed) }
-            let password = try settings.provider.policy.check(try body.string("password"))
-            change.password = try await settings.passwords.hash(password)
+            guard accounts.isEnabled else { throw AuthError(.operationNotAllowed) }
+            let password = try accounts.checkPassword(try body.string("password"))
+            change.password = try await accounts.hash(password)
         }
         return change
     }

@@ -1,5 +1,5 @@
 import AuthCore
-import ProviderEmail
+import ProviderKit
 import Storage
 import WireFormats
 
@@ -14,16 +14,17 @@ enum PasswordSignUp {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
         let email = services.email
+        let accounts = try services.email.requireAccounts()
         let admin = context.caller.isAdmin && !body.has("idToken")
-        if !admin { try email.provider.admitSignUp(context.requestContext) }
+        if !admin { try accounts.admitSignUp(context.requestContext) }
         let address = try EmailAddress.require(try body.string("email"))
-        let password = try email.provider.policy.check(try body.string("password"))
+        let password = try accounts.checkPassword(try body.string("password"))
         let session = admin ? nil : try await body.string("idToken").asyncMap { try await services.sessions.authenticate(idToken: $0) }
         if let session {
             guard session.user.password == nil else { throw AuthError(.providerAlreadyLinked) }
-            try RecentSignIn.require(session, windowSeconds: email.settings.recentSignInSeconds, now: services.time.nowSeconds)
+            try RecentSignIn.require(session, windowSeconds: email.recentSignInSeconds, now: services.time.nowSeconds)
         }
-        let credential = try await email.passwords.hash(password)
+        let credential = try await accounts.hash(password)
         let now = services.time.nowMilliseconds
         let user: UserRecord
         let identities: [ProviderIdentity]

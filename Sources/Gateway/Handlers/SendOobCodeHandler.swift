@@ -1,5 +1,5 @@
 import AuthCore
-import ProviderEmail
+import ProviderKit
 import WireFormats
 
 /// `accounts:sendOobCode` (legacy `getOobConfirmationCode`) and the admin variant under
@@ -12,6 +12,7 @@ enum SendOobCodeHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
         let email = services.email
+        let accounts = try services.email.requireAccounts()
         guard let typeText = try body.string("requestType"), typeText != "OOB_REQ_TYPE_UNSPECIFIED" else {
             throw AuthError(.missingReqType)
         }
@@ -30,7 +31,7 @@ enum SendOobCodeHandler {
         var recipient: String
         switch type {
         case .passwordReset:
-            guard email.provider.isEnabled else { throw AuthError(.operationNotAllowed) }
+            guard accounts.isEnabled else { throw AuthError(.operationNotAllowed) }
             let address = try EmailAddress.require(try body.string("email"))
             try admit(services, address, context)
             guard let user = try await services.store.read({ tx in try tx.user(email: address) }) else {
@@ -43,7 +44,7 @@ enum SendOobCodeHandler {
             payload.passwordStamp = OobCodes.Payload.passwordStamp(of: user)
             recipient = address
         case .emailSignIn:
-            try email.provider.requireEmailLinkEnabled()
+            try accounts.requireEmailLinkEnabled()
             let address = try EmailAddress.require(try body.string("email"))
             try admit(services, address, context)
             payload = .init(type: type, email: address)
@@ -62,7 +63,7 @@ enum SendOobCodeHandler {
                 }
                 let session = try await services.sessions.authenticate(idToken: token)
                 if type == .verifyAndChangeEmail {
-                    try RecentSignIn.require(session, windowSeconds: email.settings.recentSignInSeconds,
+                    try RecentSignIn.require(session, windowSeconds: email.recentSignInSeconds,
                                              now: services.time.nowSeconds)
                 }
                 user = session.user
@@ -97,6 +98,6 @@ enum SendOobCodeHandler {
 
     /// Counts a send against the per-address and per-IP limits; admins are not limited.
     private static func admit(_ services: GatewayServices, _ recipient: String, _ context: OperationContext) throws {
-        if !context.caller.isAdmin { try services.email.provider.admitSend(to: recipient, context.requestContext) }
+        if !context.caller.isAdmin { try try services.email.requireAccounts().admitSend(to: recipient, context.requestContext) }
     }
 }

@@ -93,16 +93,20 @@ enum IdentityCoding {
         }
         var echoed: [String: String] = [:]
         for (key, value) in o["echoed"]?.objectValue ?? JSONObject() { echoed[key] = value.stringValue }
-        var secrets: [String: String] = [:]
-        if let sealed = o["secrets"]?.stringValue.flatMap(Base64URL.decode),
-           let plain = try? sealer.open(sealed, purpose: secretsPurpose),
-           case .object(let map)? = try? JSONParser.parse(plain) {
-            for (key, value) in map { secrets[key] = value.stringValue }
-        }
+        let secrets = o["secrets"]?.stringValue.flatMap(Base64URL.decode).flatMap { openSecrets($0, sealer: sealer) } ?? [:]
         return VerifiedIdentity(providerId: ProviderID(provider), subject: subject, email: email,
                                 displayName: o["displayName"]?.stringValue, photoUrl: o["photoUrl"]?.stringValue,
                                 screenName: o["screenName"]?.stringValue, rawUserInfo: o["rawUserInfo"]?.stringValue,
                                 echoedCredential: echoed, secrets: secrets)
+    }
+
+    /// Opens secrets sealed by `encode` or stored with an identity; nil when they cannot be opened.
+    static func openSecrets(_ sealed: [UInt8], sealer: Sealer) -> [String: String]? {
+        guard let plain = try? sealer.open(sealed, purpose: secretsPurpose),
+              case .object(let map)? = try? JSONParser.parse(plain) else { return nil }
+        var secrets: [String: String] = [:]
+        for (key, value) in map { secrets[key] = value.stringValue }
+        return secrets
     }
 
     static func secretsBytes(_ secrets: [String: String]) -> [UInt8] {

@@ -78,6 +78,8 @@ struct GatewayResponder: Sendable {
 
     private func decodeBody(_ request: HTTPRequest, operation: APIOperation) throws -> RequestBody {
         guard request.method == "POST" || request.method == "PATCH" else { return .empty }
+        // Providers verify their callbacks over the exact bytes (OperationContext.request.body); nothing is parsed.
+        if operation == .providerEvents || operation == .appleNotifications { return .empty }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         if (operation == .token || operation == .authHandler || operation == .actionPageSubmit)
             && contentType.hasPrefix("application/x-www-form-urlencoded") {

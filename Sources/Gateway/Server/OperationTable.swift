@@ -20,7 +20,8 @@ enum OperationTable {
         case .createAuthUri: return FederatedAuthUri.handle
         case .revokeToken: return RevokeTokenHandler.handle
         case .authHandler: return AuthHandlerEndpoint.handle
-        case .appleNotifications: return AppleNotificationHandler.handle
+        case .providerEvents, .appleNotifications: return ProviderEndpointHandlers.events
+        case .providerPage: return ProviderEndpointHandlers.page
         case .getProjectConfig, .emulatorGetConfig: return ProjectConfigHandlers.get
         case .updateProjectConfig, .emulatorUpdateConfig: return ProjectConfigHandlers.update
         case .emulatorDeleteAccounts: return ProjectConfigHandlers.deleteAllAccounts

@@ -1,5 +1,5 @@
 import AuthCore
-import ProviderEmail
+
 
 /// Password hashing off the request path: every KDF call runs on a dedicated, bounded pool (cores − 1
 /// threads by default), so 50 ms hashes queue behind each other and never in front of lookups, database

@@ -37,45 +37,23 @@ enum ProviderRevocations {
     /// revocations succeeded.
     @discardableResult
     static func runDue(_ services: GatewayServices) async throws -> Int {
-        let now = services.time.nowMilliseconds
-        let claimed = try await services.store.write { tx -> [OutboxItem] in
-            let due = try tx.dueOutboxItems(kind: kind, dueBy: now, limit: 20)
-            for var item in due {
-                item.nextAttemptAt = now + leaseMilliseconds
-                try tx.updateOutboxItem(item)
-            }
-            return due
-        }
+        let worker = OutboxWorker(kind: kind, store: services.store, time: services.time, leaseMilliseconds: leaseMilliseconds)
+        let results = try await worker.runDue { item in await attempt(item, services) }
         var done = 0
-        for item in claimed {
-            let outcome = await attempt(item, services)
-            let attempts = item.attempts + 1
-            let abandoned = outcome.abandonReason(afterAttempts: attempts)
-            try await services.store.write { tx in
-                if case .failed(let failure, _) = outcome, abandoned == nil {
-                    var next = item
-                    next.attempts = attempts
-                    next.lastError = failure
-                    next.nextAttemptAt = now + backoff(afterAttempts: attempts)
-                    try tx.updateOutboxItem(next)
-                } else {
-                    _ = try tx.deleteOutboxItem(id: item.id)
-                }
-            }
+        for (item, outcome) in results {
+            let providerId = Self.providerId(of: item) ?? "unknown"
             switch outcome {
-            case .revoked:
+            case .done:
                 done += 1
-            case .failed(let failure, let providerId):
+            case .retry(let failure, _):
                 services.logger.warning("provider token revocation failed", [
-                    ("outbox.id", .string(item.id)), ("provider", .string(providerId)), ("attempts", .int(Int64(attempts))), ("error", .string(failure))])
-            case .abandoned:
-                break
-            }
-            if let abandoned {
+                    ("outbox.id", .string(item.id)), ("provider", .string(providerId)),
+                    ("attempts", .int(Int64(item.attempts + 1))), ("error", .string(failure))])
+            case .abandon(let reason):
                 // The provider keeps a token the deleted user can no longer reach: an operator must know.
                 services.logger.error("provider revocation abandoned", [
-                    ("outbox.id", .string(item.id)), ("provider", .string(outcome.providerId ?? "unknown")),
-                    ("attempts", .int(Int64(attempts))), ("reason", .string(abandoned))])
+                    ("outbox.id", .string(item.id)), ("provider", .string(providerId)),
+                    ("attempts", .int(Int64(item.attempts + 1))), ("reason", .string(reason))])
             }
         }
         return done
@@ -83,55 +61,33 @@ enum ProviderRevocations {
 
     /// 10 s, 20 s, 40 s … capped at an hour.
     static func backoff(afterAttempts attempts: Int) -> Int64 {
-        min(3_600_000, 10_000 << min(attempts - 1, 20))
+        OutboxWorker.backoff(afterAttempts: attempts, initial: 10_000, cap: 3_600_000)
     }
 
-    /// What one attempt came to. Reasons are non-secret: they never include the sealed or opened secrets.
-    enum Outcome {
-        case revoked
-        /// Worth retrying (the provider was unreachable or refused for now).
-        case failed(String, providerId: String)
-        /// Retrying cannot help (the payload cannot be read, or the provider is gone).
-        case abandoned(String, providerId: String?)
-
-        var providerId: String? {
-            switch self {
-            case .revoked: return nil
-            case .failed(_, let providerId): return providerId
-            case .abandoned(_, let providerId): return providerId
-            }
-        }
-
-        /// Why the item is dropped: retrying cannot help, or it failed `maxAttempts` times. nil to keep it.
-        func abandonReason(afterAttempts attempts: Int) -> String? {
-            switch self {
-            case .revoked: return nil
-            case .abandoned(let reason, _): return reason
-            case .failed(let failure, _):
-                return attempts >= maxAttempts ? "gave up after \(attempts) attempts; last error: \(failure)" : nil
-            }
-        }
+    private static func providerId(of item: OutboxItem) -> String? {
+        (try? JSONParser.parse(item.payload))?["providerId"]?.stringValue
     }
 
-    private static func attempt(_ item: OutboxItem, _ services: GatewayServices) async -> Outcome {
+    /// One revocation. Reasons are non-secret: they never include the sealed or opened secrets.
+    private static func attempt(_ item: OutboxItem, _ services: GatewayServices) async -> OutboxAttempt {
         guard case .object(let payload)? = try? JSONParser.parse(item.payload),
               let providerId = payload["providerId"]?.stringValue else {
-            return .abandoned("the outbox payload is unreadable", providerId: nil)
+            return .abandon("the outbox payload is unreadable")
         }
         guard let sealed = payload["secrets"]?.stringValue.flatMap(Base64URL.decode),
-              let plain = try? services.linking.sealer.open(sealed, purpose: IdentityCoding.secretsPurpose),
-              case .object(let map)? = try? JSONParser.parse(plain)
-        else { return .abandoned("the stored secrets cannot be unsealed (was the master key changed?)", providerId: providerId) }
+              let secrets = IdentityCoding.openSecrets(sealed, sealer: services.sealer)
+        else { return .abandon("the stored secrets cannot be unsealed (was the master key changed?)") }
         guard let revoker = services.providers.provider(ProviderID(providerId), as: (any TokenRevoker).self) else {
-            return .abandoned("the provider is no longer registered", providerId: providerId)
+            return .abandon("the provider is no longer registered")
         }
-        var secrets: [String: String] = [:]
-        for (key, value) in map { secrets[key] = value.stringValue }
         do {
             try await revoker.revokeStoredTokens(secrets)
-            return .revoked
+            return .done
         } catch {
-            return .failed(String(describing: error), providerId: providerId)
+            let attempts = item.attempts + 1
+            let failure = String(describing: error)
+            if attempts >= maxAttempts { return .abandon("gave up after \(attempts) attempts; last error: \(failure)") }
+            return .retry(failure, afterMilliseconds: backoff(afterAttempts: attempts))
         }
     }
 

@@ -17,11 +17,14 @@ public protocol CredentialProvider: Sendable {
     /// What the provider accepts, for the one line the gateway logs at start per enabled provider (client
     /// IDs and switches only, never secrets).
     var startupSummary: [(String, ProviderLogValue)] { get }
+    /// Releases threads and other resources when the gateway stops (a KDF pool).
+    func shutdown()
 }
 
 extension CredentialProvider {
     public var disabledError: AuthError { AuthError(.operationNotAllowed) }
     public var startupSummary: [(String, ProviderLogValue)] { [] }
+    public func shutdown() {}
 
     /// Throws `disabledError` unless the method is enabled.
     public func requireEnabled() throws(AuthError) {

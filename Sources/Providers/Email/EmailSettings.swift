@@ -1,5 +1,4 @@
 import Outbound
-import ProviderEmail
 
 /// The `email` section of the configuration: password accounts, email links, action links and delivery.
 public struct EmailSettings: Sendable, Equatable {
