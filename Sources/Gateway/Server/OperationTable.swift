@@ -13,11 +13,11 @@ enum OperationTable {
         case .signInWithPassword: return SignInWithPasswordHandler.handle
         case .sendOobCode, .adminSendOobCode: return SendOobCodeHandler.handle
         case .resetPassword: return ResetPasswordHandler.handle
-        case .signInWithEmailLink: return EmailLinkSignInHandler.handle
+        case .signInWithEmailLink: return EmailLinkSignIn.handle
         case .actionPage: return ActionPageHandler.show
         case .actionPageSubmit: return ActionPageHandler.submit
         case .emulatorOobCodes: return EmulatorOobCodesHandler.handle
-        case .createAuthUri: return FederatedAuthUri.handle
+        case .createAuthUri: return CreateAuthUriHandler.handle
         case .revokeToken: return RevokeTokenHandler.handle
         case .authHandler: return AuthHandlerEndpoint.handle
         case .providerEvents, .appleNotifications: return ProviderEndpointHandlers.events

@@ -34,11 +34,9 @@ struct CredentialChange: Sendable {
         return change
     }
 
-    func apply(to user: inout UserRecord, nowMilliseconds now: Int64) {
-        if let email, email != user.email {
-            user.email = email
-            user.emailVerified = false
-        }
+    /// The password part; the email goes through the linking engine (`AccountUpdate`), which refuses an
+    /// address another account holds.
+    func applyPassword(to user: inout UserRecord, nowMilliseconds now: Int64) {
         if let password {
             user.password = password
             user.passwordUpdatedAt = now

@@ -5,18 +5,12 @@ import Storage
 /// `accounts:update` with an `oobCode` (the SDKs' `applyActionCode`): verifies an email, or verifies and
 /// switches to a new one. Also used by the action page.
 enum ApplyOobCode {
-    static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
-        let (user, identities, payload) = try await apply(services, code: try context.body.string("oobCode"))
-        var response = UserInfoJSON.setAccountInfoResponse(user, identities: identities)
-        response.set("newEmail", payload.newEmail)
-        return .json(response)
-    }
-
     static func apply(_ services: GatewayServices, code: String?,
                       types: Set<OobRequestType> = [.verifyEmail, .verifyAndChangeEmail])
         async throws -> (UserRecord, [ProviderIdentity], OobCodes.Payload) {
-        let now = services.time.nowMilliseconds
         let codes = services.email.codes
+        let applier = services.linking.applier
+        let policy = try await services.projectSettings.linkingPolicy()
         do {
             return try await services.store.write { tx in
                 let payload = try codes.take(code, types: types, in: tx)
@@ -25,8 +19,10 @@ enum ApplyOobCode {
                 }
                 guard !user.disabled else { throw AuthError.userDisabled }
                 if let newEmail = payload.newEmail, payload.type == .verifyAndChangeEmail {
-                    user.email = newEmail
-                    try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
+                    // The code proves the new mailbox; taking the address is still an account merge.
+                    _ = try applier.decideAndApply(.init(credential: .emailChange(address: newEmail, proven: true),
+                                                         intent: .link(localId: user.localId)), policy: policy, tx)
+                    user = try tx.user(localId: user.localId) ?? user
                 } else {
                     // The address may have changed since the link was sent: it verifies only the one it was sent to.
                     guard user.email == payload.email else { throw AuthError(.invalidOobCode) }
