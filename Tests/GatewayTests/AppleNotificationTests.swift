@@ -23,7 +23,7 @@ struct AppleNotificationTests {
         try await gw.store.read { try $0.user(localId: localId ?? "") }
     }
 
-    @Test("consent-revoked unlinks Apple and ends the user's sessions")
+    @Test("consent-revoked unlinks Apple and ends the user's sessions; with no sign-in method left the account is disabled")
     func consentRevoked() async throws {
         let gw = try await TestGateway.withApple(apple)
         let anonymous = await gw.signUpAnonymously()
@@ -32,9 +32,10 @@ struct AppleNotificationTests {
         #expect(await gw.post(Self.path, event(gw, type: "consent-revoked"), key: nil).status == 200)
         let identities = try await gw.store.read { try $0.identities(localId: linked["localId"]?.stringValue ?? "") }
         #expect(identities.isEmpty)
-        #expect(try await user(gw, linked["localId"]?.stringValue) != nil, "the account stays")
-        #expect(await gw.refresh(linked["refreshToken"]?.stringValue ?? "").error != nil)
-        #expect(await gw.lookup(linked["idToken"]?.stringValue ?? "").error != nil)
+        let stored = try #require(try await user(gw, linked["localId"]?.stringValue), "the account stays")
+        #expect(stored.disabled, "an anonymous user whose only sign-in method was Apple cannot sign in any more")
+        #expect(await gw.refresh(linked["refreshToken"]?.stringValue ?? "").error == "USER_DISABLED")
+        #expect(await gw.lookup(linked["idToken"]?.stringValue ?? "").error == "USER_DISABLED")
     }
 
     @Test("account-delete deletes a user with no other sign-in method, and only unlinks one that has another")

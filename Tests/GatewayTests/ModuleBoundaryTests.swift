@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Gateway
 
 /// The plugin boundary, checked on the source tree: providers never reach into the gateway, the HTTP server or a
 /// storage backend, and the gateway names concrete providers in one file only (the registration table). A change
@@ -50,5 +51,15 @@ struct ModuleBoundaryTests {
             let crossings = try Self.imports(under: folder).filter { forbidden.contains($0.module) || Self.providerModules.contains($0.module) }
             #expect(crossings.isEmpty, "\(folder): \(crossings)")
         }
+    }
+}
+
+@Suite("Stored kinds and sealing purposes")
+struct StoredKindsTests {
+    @Test("no two features share a stored kind or a sealing purpose")
+    func distinct() {
+        #expect(Set(StoredKinds.fixed).count == StoredKinds.fixed.count)
+        #expect(Set(SealingPurposes.all).count == SealingPurposes.all.count)
+        #expect(StoredKinds.providerEvent("apple.com") != StoredKinds.providerRecord("apple.com"))
     }
 }

@@ -1,4 +1,3 @@
-import AuthCore
 
 /// Email addresses as Firebase treats them: lower-cased before they are stored or compared, and valid when
 /// they have one `@` with something on both sides (the emulator's `^[^@]+@[^@]+$`), no white space and at

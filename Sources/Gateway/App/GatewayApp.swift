@@ -56,7 +56,8 @@ public final class GatewayApp: Sendable {
             time: time, logger: logger, readiness: Readiness(),
             projectSettings: ProjectSettings(store: store, defaults: configuration),
             linking: LinkingService(store: store, sealer: sealer, time: time),
-            pendingCredentials: PendingCredentials(store: store, sealer: sealer, time: time, projectId: configuration.projectId),
+            pendingCredentials: PendingCredentials(store: store, sealer: sealer, time: time, projectId: configuration.projectId,
+                                                   logger: logger),
             emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil, email: email)
         return GatewayApp(services: services, keys: keys)
     }

@@ -11,6 +11,11 @@ enum Caller: Sendable, Equatable {
     case admin
 
     var isAdmin: Bool { self == .admin }
+
+    /// Firebase's rule for operations both users and admins call (`signUp`, `update`, `lookup`, `delete`): an
+    /// admin credential acts as the admin unless the body names a user by `idToken`, in which case the request
+    /// is that user's.
+    func actsAsAdmin(_ body: RequestBody) -> Bool { isAdmin && !body.has("idToken") }
 }
 
 /// Decides the caller from the request's `Authorization` header and API key.

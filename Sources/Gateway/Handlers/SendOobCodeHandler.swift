@@ -98,6 +98,6 @@ enum SendOobCodeHandler {
 
     /// Counts a send against the per-address and per-IP limits; admins are not limited.
     private static func admit(_ services: GatewayServices, _ recipient: String, _ context: OperationContext) throws {
-        if !context.caller.isAdmin { try try services.email.requireAccounts().admitSend(to: recipient, context.requestContext) }
+        if !context.caller.isAdmin { try services.email.requireAccounts().admitSend(to: recipient, context.requestContext) }
     }
 }

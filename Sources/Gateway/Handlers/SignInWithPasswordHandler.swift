@@ -17,15 +17,15 @@ enum SignInWithPasswordHandler {
         guard accounts.isEnabled else { throw AuthError(.passwordLoginDisabled) }
         let address = try EmailAddress.require(try body.string("email"))
         guard let password = try body.string("password") else { throw AuthError(.missingPassword) }
-        let private_ = try await email.privacy.isOn()
+        let privacy = try await email.privacy.isOn()
         guard accounts.beginPasswordAttempt(account: address) else { throw AuthError(.tooManyAttemptsTryLater) }
         let found = try await services.store.read { tx in try tx.user(email: address) }
-        if !private_ {
+        if !privacy {
             guard let found else { throw AuthError(.emailNotFound) }
             guard !found.disabled else { throw AuthError.userDisabled }
         }
         guard try await accounts.verify(password, against: found?.password), let user = found else {
-            throw AuthError(private_ ? .invalidLoginCredentials : .invalidPassword)
+            throw AuthError(privacy ? .invalidLoginCredentials : .invalidPassword)
         }
         accounts.passwordAttemptSucceeded(account: address)
         guard !user.disabled else { throw AuthError.userDisabled }
@@ -34,7 +34,7 @@ enum SignInWithPasswordHandler {
         } ?? nil
         let now = services.time.nowMilliseconds
         let (signedIn, identities) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity]) in
-            guard var current = try tx.user(localId: user.localId) else { throw AuthError(private_ ? .invalidLoginCredentials : .emailNotFound) }
+            guard var current = try tx.user(localId: user.localId) else { throw AuthError(privacy ? .invalidLoginCredentials : .emailNotFound) }
             current.lastLoginAt = now
             if let rehashed, current.password == user.password { current.password = rehashed }
             try tx.updateUser(current)

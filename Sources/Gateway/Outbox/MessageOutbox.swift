@@ -12,8 +12,8 @@ import WireFormats
 /// sender cannot reach the recipient) and retries failures with the sender's backoff. A message is given up only
 /// when what it carries has expired, and that is logged as an error and counted, never silently dropped.
 final class MessageOutbox: Sendable {
-    static let kind = "mail"
-    static let purpose = "gatehouse.outbox.mail.v1"
+    static let kind = StoredKinds.outboxMessage
+    static let purpose = SealingPurposes.outboxMessage
     static let expired = "expired"
 
     let store: any UserStore

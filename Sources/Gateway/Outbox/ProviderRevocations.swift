@@ -12,7 +12,7 @@ import ProviderKit
 /// The payload keeps the secrets sealed exactly as they were in the identity row. An item given up (after
 /// `maxAttempts`, or when retrying cannot help) leaves a live token at the provider, so it is logged as an error.
 enum ProviderRevocations {
-    static let kind = "provider.revoke"
+    static let kind = StoredKinds.outboxRevocation
     /// How long a claimed item is leased to one worker before another may retry it.
     static let leaseMilliseconds: Int64 = 60_000
     static let maxAttempts = 40

@@ -11,7 +11,7 @@ struct StoreProviderRecords: ProviderRecords {
     let provider: ProviderID
     let time: any TimeSource
 
-    var kind: String { "record." + provider.rawValue }
+    var kind: String { StoredKinds.providerRecord(provider) }
 
     func put(_ key: String, value: String, expiresAt: Int64) async throws {
         let record = OneTimeTokenRecord(kind: kind, tokenHash: SHA256.hash(key), payload: value,

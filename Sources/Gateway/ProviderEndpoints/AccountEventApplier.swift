@@ -10,7 +10,7 @@ enum AccountEventApplier {
                       _ services: GatewayServices) async throws -> [AccountEventOutcome] {
         let now = services.time.nowMilliseconds
         let record = delivery.deliveryId.map { id in
-            OneTimeTokenRecord(kind: "event." + provider.rawValue, tokenHash: SHA256.hash(id), payload: "",
+            OneTimeTokenRecord(kind: StoredKinds.providerEvent(provider), tokenHash: SHA256.hash(id), payload: "",
                                createdAt: now, expiresAt: max(now, delivery.deliveryExpiresAt))
         }
         do {

@@ -1,7 +1,7 @@
 import AuthCore
 
-/// A sign-in method plugin. Each provider module (Apple, Facebook, Anonymous, Email, Telegram) conforms to
-/// this and is listed once in the gateway's registration table.
+/// A sign-in method plugin. Each provider module's factory (`ProviderFactory`) builds one or more of these from
+/// its own config section; the factory is listed once in the gateway's registration table.
 ///
 /// The base protocol is deliberately tiny: what a provider can *do* is expressed by the capability
 /// protocols below, which the gateway finds by casting. A provider never sees HTTP or storage types.

@@ -63,12 +63,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(nilLiteral: ()) { self = .null }
 }
 
-extension JSONValue {
-    /// `.string(value)` or `.null`-free optional helper for building responses: nil drops nothing by itself;
-    /// use `JSONObject.set(_:_:)` to omit absent values.
-    public static func optionalString(_ value: String?) -> JSONValue? { value.map(JSONValue.string) }
-}
-
 extension JSONObject {
     /// Sets `key` only when `value` is non-nil, so absent fields are omitted rather than sent as `null`
     /// (Firebase clients test for the presence of keys such as `needConfirmation`).

@@ -10,7 +10,7 @@ enum AccountTarget: Sendable {
     case admin
 
     init(_ body: RequestBody, caller: Caller) throws {
-        self = caller.isAdmin && !body.has("idToken") ? .admin : .user(idToken: try body.string("idToken"))
+        self = caller.actsAsAdmin(body) ? .admin : .user(idToken: try body.string("idToken"))
     }
 }
 

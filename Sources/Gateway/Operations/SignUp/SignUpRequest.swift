@@ -18,7 +18,7 @@ enum SignUpRequest: Sendable {
             self = .anonymous(requestedLocalId: try body.string("localId"), byAdmin: caller.isAdmin)
             return
         }
-        if caller.isAdmin && !body.has("idToken") {
+        if caller.actsAsAdmin(body) {
             self = .adminCreate(try AdminAccountCreation.Request(body))
         } else {
             self = .password(try PasswordSignUp.Request(body))

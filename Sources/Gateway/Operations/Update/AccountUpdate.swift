@@ -22,7 +22,7 @@ enum AccountUpdate {
         var body: RequestBody
 
         init(_ body: RequestBody, caller: Caller) throws {
-            let admin = caller.isAdmin && !body.has("idToken")
+            let admin = caller.actsAsAdmin(body)
             if admin {
                 guard let id = try body.string("localId"), !id.isEmpty else { throw AuthError(.missingLocalId) }
                 target = .admin(localId: id)
