@@ -11,7 +11,7 @@ enum OperationTable {
         case .adminDelete: return AccountHandlers.adminDelete
         case .signInWithIdp: return SignInWithIdpHandler.handle
         case .signInWithPassword: return SignInWithPasswordHandler.handle
-        case .sendOobCode, .adminSendOobCode: return SendOobCodeHandler.handle
+        case .sendOobCode, .adminSendOobCode: return SendOobCode.handle
         case .resetPassword: return ResetPasswordHandler.handle
         case .signInWithEmailLink: return EmailLinkSignIn.handle
         case .actionPage: return ActionPageHandler.show
