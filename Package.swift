@@ -44,7 +44,7 @@ let package = Package(
         // Provider plugins.
         .target(name: "ProviderAnonymous", dependencies: ["AuthCore", "ProviderKit", "WireFormats"], path: "Sources/Providers/Anonymous",
                 swiftSettings: strict),
-        .target(name: "ProviderApple", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Apple",
+        .target(name: "ProviderApple", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Apple",
                 swiftSettings: strict),
         .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "WireFormats"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
