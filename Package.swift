@@ -37,11 +37,14 @@ let package = Package(
 
         // The plugin SDK: what a provider implements and what the gateway hands it.
         .target(name: "ProviderKit", dependencies: ["AuthCore", "Outbound", "WireFormats"], swiftSettings: strict),
+        // The federation toolkit every token-based provider uses: JWKS cache, JWS and claim checks, nonce rules.
+        .target(name: "Federation", dependencies: ["ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"],
+                swiftSettings: strict),
 
         // Provider plugins.
         .target(name: "ProviderAnonymous", dependencies: ["AuthCore", "ProviderKit", "WireFormats"], path: "Sources/Providers/Anonymous",
                 swiftSettings: strict),
-        .target(name: "ProviderApple", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Apple",
+        .target(name: "ProviderApple", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Apple",
                 swiftSettings: strict),
         .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
@@ -67,6 +70,7 @@ let package = Package(
                                                          "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound", "WireFormats", "ProviderKit"]),
         .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Tests/AppleTestSupport"),
         .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "FederationTests", dependencies: ["Federation", "ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"]),
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
     ]
 )
