@@ -20,45 +20,57 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CLinux"),
 
+        // Wire formats every other module reads and writes: JSON, base64/hex, percent and form encoding.
+        .target(name: "WireFormats", swiftSettings: strict),
+
         // Swift wrappers: one module per C library.
-        .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "WireFormats"], swiftSettings: strict),
         .target(name: "IPNetworks", swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["CLinux", "IPNetworks"], swiftSettings: strict),
-        .target(name: "Outbound", dependencies: ["CCurl"], swiftSettings: strict),
+        .target(name: "Outbound", dependencies: ["CCurl", "WireFormats"], swiftSettings: strict),
 
         // Domain.
-        .target(name: "AuthCore", dependencies: ["Crypto"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["AuthCore"], swiftSettings: strict),
+        .target(name: "AuthCore", dependencies: ["Crypto", "WireFormats"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["AuthCore", "WireFormats"], swiftSettings: strict),
         .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
-        .target(name: "Linking", dependencies: ["AuthCore"], swiftSettings: strict),
+        .target(name: "Linking", dependencies: ["AuthCore", "WireFormats"], swiftSettings: strict),
+
+        // The plugin SDK: what a provider implements and what the gateway hands it.
+        .target(name: "ProviderKit", dependencies: ["AuthCore", "Outbound", "WireFormats"], swiftSettings: strict),
+        // The federation toolkit every token-based provider uses: JWKS cache, JWS and claim checks, nonce rules.
+        .target(name: "Federation", dependencies: ["ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"],
+                swiftSettings: strict),
 
         // Provider plugins.
-        .target(name: "ProviderAnonymous", dependencies: ["AuthCore"], path: "Sources/Providers/Anonymous",
+        .target(name: "ProviderAnonymous", dependencies: ["AuthCore", "ProviderKit", "WireFormats"], path: "Sources/Providers/Anonymous",
                 swiftSettings: strict),
-        .target(name: "ProviderApple", dependencies: ["AuthCore", "Crypto", "Outbound"], path: "Sources/Providers/Apple",
+        .target(name: "ProviderApple", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Apple",
                 swiftSettings: strict),
-        .target(name: "ProviderEmail", dependencies: ["AuthCore", "Crypto"], path: "Sources/Providers/Email",
+        .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
 
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
-            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "IPNetworks", "Outbound", "Crypto",
+            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "IPNetworks", "Outbound", "Crypto", "WireFormats", "ProviderKit",
                            "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
             swiftSettings: strict),
-        .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound"], swiftSettings: strict),
+        .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
 
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "WireFormatsTests", dependencies: ["WireFormats", "TestSupport"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "WireFormats"]),
         .testTarget(name: "IPNetworksTests", dependencies: ["IPNetworks"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "IPNetworks"]),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTP"]),
-        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore"]),
-        .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "IPNetworks", "TestSupport"]),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTP", "WireFormats"]),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "WireFormats"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore", "WireFormats"]),
+        .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore", "WireFormats"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking",
-                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound"]),
-        .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound"], path: "Tests/AppleTestSupport"),
-        .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound"]),
-        .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto"]),
+                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound", "WireFormats", "ProviderKit"]),
+        .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Tests/AppleTestSupport"),
+        .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "FederationTests", dependencies: ["Federation", "ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"]),
+        .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
     ]
 )

@@ -1,4 +1,5 @@
 import COpenSSL
+import WireFormats
 
 /// SHA-256, for fingerprints, token hashes and the hashing inside signatures.
 public enum SHA256 {

@@ -1,3 +1,4 @@
+import WireFormats
 /// A public JSON Web Key (RFC 7517), as published in a JWKS document. Private members are never modelled.
 public struct JWK: Codable, Sendable, Equatable {
     /// Key type: "RSA" or "EC" are usable; others are carried but refused by `verificationKey()`.

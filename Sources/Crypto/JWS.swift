@@ -1,7 +1,8 @@
-import Foundation
+import WireFormats
+import WireFormats
 
 /// The protected header of a JWS, limited to the fields the gateway reads or writes.
-public struct JOSEHeader: Codable, Sendable, Equatable {
+public struct JOSEHeader: Sendable, Equatable {
     /// The signature algorithm the token claims. Never trusted on its own: see `CompactJWS.isSignatureValid`.
     public var alg: String
     /// The key identifier used to pick a key from a JWKS.
@@ -14,6 +15,16 @@ public struct JOSEHeader: Codable, Sendable, Equatable {
         self.alg = alg
         self.kid = kid
         self.typ = typ
+    }
+}
+
+extension JOSEHeader {
+    /// `{"alg":…,"kid":…,"typ":…}`: members in sorted order, absent ones omitted.
+    var serialized: [UInt8] {
+        var members: JSONObject = ["alg": .string(alg)]
+        if let kid { members["kid"] = .string(kid) }
+        if let typ { members["typ"] = .string(typ) }
+        return JSONSerializer.bytes(.object(members))
     }
 }
 
@@ -61,17 +72,16 @@ public struct CompactJWS: Sendable {
         else {
             throw CryptoError.invalidInput("JWS segment is not base64url")
         }
-        let header: JOSEHeader
-        do {
-            header = try JSONDecoder().decode(JOSEHeader.self, from: Data(headerBytes))
-            guard try JSONDecoder().decode(CriticalProbe.self, from: Data(headerBytes)).crit == nil else {
-                throw CryptoError.invalidInput("JWS header has unsupported crit extensions")
-            }
-        } catch let error as CryptoError {
-            throw error
-        } catch {
+        // The gateway's one JSON parser reads the header, as it reads the claims.
+        guard case .object(let members)? = try? JSONParser.parse(headerBytes),
+              let alg = members["alg"]?.stringValue else {
             throw CryptoError.invalidInput("JWS header is not a JSON object with a string alg")
         }
+        guard members["crit"] == nil else { throw CryptoError.invalidInput("JWS header has unsupported crit extensions") }
+        for name in ["kid", "typ"] where members[name].map({ $0.stringValue == nil && !$0.isNull }) == true {
+            throw CryptoError.invalidInput("JWS header member \(name) must be a string")
+        }
+        let header = JOSEHeader(alg: alg, kid: members["kid"]?.stringValue, typ: members["typ"]?.stringValue)
         self.header = header
         self.headerBytes = headerBytes
         self.payloadBytes = payloadBytes
@@ -90,15 +100,6 @@ public struct CompactJWS: Sendable {
         case .es256(let publicKey):
             return publicKey.verifySHA256(rawSignature: signature, message: signingInput)
         }
-    }
-}
-
-/// Detects a `crit` member of any type.
-private struct CriticalProbe: Decodable {
-    let crit: CriticalValue?
-
-    struct CriticalValue: Decodable {
-        init(from decoder: any Decoder) throws {}
     }
 }
 
@@ -126,10 +127,7 @@ public enum JWS {
     private static func sign(payload: [UInt8], header: JOSEHeader, signer: ([UInt8]) throws -> [UInt8]) throws
         -> String
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let headerJSON = try encoder.encode(header)
-        let signingInput = Base64URL.encode(Array(headerJSON)) + "." + Base64URL.encode(payload)
+        let signingInput = Base64URL.encode(header.serialized) + "." + Base64URL.encode(payload)
         let signature = try signer(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }

@@ -1,4 +1,5 @@
 import COpenSSL
+import WireFormats
 
 /// Cryptographically secure randomness from OpenSSL's DRBG (seeded by the kernel).
 public enum SecureRandom {

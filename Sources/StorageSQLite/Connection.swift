@@ -143,7 +143,9 @@ final class Connection: @unchecked Sendable {
         switch code {
         case ResultCode.constraintUnique, ResultCode.constraintPrimaryKey:
             guard let constraint = ConstraintNames.violated(byMessage: message) else {
-                return .unavailable("unrecognised unique constraint: \(message)")
+                // Our schema names every unique constraint; another one means the database is not (or no longer)
+                // the schema this code knows: a bug or a foreign database, never a transient outage (no 503).
+                return .corrupt("unrecognised unique constraint: \(message)")
             }
             return .uniqueViolation(constraint)
         case ResultCode.constraintForeignKey:

@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import Outbound
 import Synchronization
+import WireFormats
 
 /// An in-memory stand-in for Apple's endpoints (`/auth/keys`, `/auth/token`, `/auth/revoke`), signing identity
 /// tokens with test keys and recording every request, so provider and gateway tests run without the network.

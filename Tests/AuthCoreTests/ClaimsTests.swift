@@ -1,5 +1,6 @@
 import AuthCore
 import Testing
+import WireFormats
 
 @Suite("ID token claims and identity projection")
 struct ClaimsTests {

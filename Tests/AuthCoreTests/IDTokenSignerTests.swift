@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import Foundation
 import Testing
+import WireFormats
 
 @Suite("ID token signing and verification")
 struct IDTokenSignerTests {

@@ -1,6 +1,7 @@
 @testable import AuthCore
 import Crypto
 import Testing
+import WireFormats
 
 @Suite("Refresh tokens: sealed to a project, judged against the store")
 struct RefreshTokenTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Crypto
+import WireFormats
 
 @Suite("AES-256-GCM")
 struct AESGCMTests {

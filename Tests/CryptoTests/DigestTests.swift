@@ -1,5 +1,6 @@
 import Testing
 @testable import Crypto
+import WireFormats
 
 @Suite("SHA-256 and HMAC-SHA256 known answers")
 struct DigestTests {

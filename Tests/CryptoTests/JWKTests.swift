@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Crypto
+import WireFormats
 
 @Suite("JWK and JWK sets")
 struct JWKTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Crypto
+import WireFormats
 
 /// Keys generated once per test run: RSA generation costs tens of milliseconds.
 enum SharedKeys {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Crypto
+import WireFormats
 
 @Suite("scrypt and Firebase's modified scrypt")
 struct ScryptTests {

@@ -1,6 +1,7 @@
 import AuthCore
 import Testing
 @testable import Gateway
+import WireFormats
 
 /// The action page only uses a code for the mode its link names, and a `GET` never uses a code up.
 @Suite("Action page modes")

@@ -5,6 +5,7 @@ import Outbound
 import ProviderApple
 import Storage
 @testable import Gateway
+import WireFormats
 
 /// An `HTTPFetching` for gateways that must not reach any network.
 struct OfflineFetcher: HTTPFetching {
@@ -19,9 +20,16 @@ extension TestGateway {
                           masterKey: SymmetricKey = .generate(), _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         try await make(store: store, fetcher: apple, masterKey: masterKey) { config in
             let ids = FakeApple.configuration(withKey: withKey)
-            config.apple = AppleConfiguration(enabled: true, bundleIds: ids.bundleIds, servicesIds: ids.servicesIds,
-                                              teamId: ids.teamId, keyId: ids.keyId, privateKeyPEM: ids.pem,
-                                              baseURL: FakeApple.baseURL)
+            // Through the `apple` section and the key's environment variable, as an operator configures it.
+            config.setPluginValue("apple.enabled", true)
+            config.setPluginValue("apple.bundleIds", .array(ids.bundleIds.map(JSONValue.string)))
+            config.setPluginValue("apple.servicesIds", .array(ids.servicesIds.map(JSONValue.string)))
+            config.setPluginValue("apple.baseUrl", .string(FakeApple.baseURL))
+            if let teamId = ids.teamId, let keyId = ids.keyId, let pem = ids.pem {
+                config.setPluginValue("apple.teamId", .string(teamId))
+                config.setPluginValue("apple.keyId", .string(keyId))
+                config.environment["GATEHOUSE_APPLE_PRIVATE_KEY"] = pem
+            }
             configure(&config)
         }
     }

@@ -2,6 +2,7 @@ import AppleTestSupport
 import AuthCore
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("Apple server-to-server notifications", .serialized)
 struct AppleNotificationTests {
@@ -22,7 +23,7 @@ struct AppleNotificationTests {
         try await gw.store.read { try $0.user(localId: localId ?? "") }
     }
 
-    @Test("consent-revoked unlinks Apple and ends the user's sessions")
+    @Test("consent-revoked unlinks Apple and ends the user's sessions; with no sign-in method left the account is disabled")
     func consentRevoked() async throws {
         let gw = try await TestGateway.withApple(apple)
         let anonymous = await gw.signUpAnonymously()
@@ -31,9 +32,10 @@ struct AppleNotificationTests {
         #expect(await gw.post(Self.path, event(gw, type: "consent-revoked"), key: nil).status == 200)
         let identities = try await gw.store.read { try $0.identities(localId: linked["localId"]?.stringValue ?? "") }
         #expect(identities.isEmpty)
-        #expect(try await user(gw, linked["localId"]?.stringValue) != nil, "the account stays")
-        #expect(await gw.refresh(linked["refreshToken"]?.stringValue ?? "").error != nil)
-        #expect(await gw.lookup(linked["idToken"]?.stringValue ?? "").error != nil)
+        let stored = try #require(try await user(gw, linked["localId"]?.stringValue), "the account stays")
+        #expect(stored.disabled, "an anonymous user whose only sign-in method was Apple cannot sign in any more")
+        #expect(await gw.refresh(linked["refreshToken"]?.stringValue ?? "").error == "USER_DISABLED")
+        #expect(await gw.lookup(linked["idToken"]?.stringValue ?? "").error == "USER_DISABLED")
     }
 
     @Test("account-delete deletes a user with no other sign-in method, and only unlinks one that has another")
@@ -50,27 +52,35 @@ struct AppleNotificationTests {
         #expect(kept.map(\.providerId) == ["test.example"])
     }
 
-    @Test("email-disabled and email-enabled are recorded; unknown types are acknowledged")
-    func emailForwarding() async throws {
+    @Test("email-disabled, email-enabled and unknown types are acknowledged and change nothing")
+    func acknowledgedOnly() async throws {
         let gw = try await TestGateway.withApple(apple)
-        let setting = { try await gw.store.read { try $0.setting("apple.emailForwarding.apple-sub-1") } }
-        #expect(await gw.post(Self.path, event(gw, type: "email-disabled", jti: "e1"), key: nil).status == 200)
-        #expect(try await setting() == "disabled")
-        #expect(await gw.post(Self.path, event(gw, type: "email-enabled", jti: "e2"), key: nil).status == 200)
-        #expect(try await setting() == nil)
-        #expect(await gw.post(Self.path, event(gw, type: "something-new", jti: "e3"), key: nil).status == 200)
+        let user = await gw.signInWithApple()
+        for (type, jti) in [("email-disabled", "e1"), ("email-enabled", "e2"), ("something-new", "e3")] {
+            #expect(await gw.post(Self.path, event(gw, type: type, jti: jti), key: nil).status == 200)
+        }
+        let identities = try await gw.store.read { try $0.identities(localId: user["localId"]?.stringValue ?? "") }
+        #expect(identities.map(\.providerId) == ["apple.com"])
+        #expect(await gw.refresh(user["refreshToken"]?.stringValue ?? "").status == 200)
     }
 
     @Test("a repeated jti is applied once")
     func idempotent() async throws {
         let gw = try await TestGateway.withApple(apple)
-        let disabled = event(gw, type: "email-disabled", jti: "same")
-        #expect(await gw.post(Self.path, disabled, key: nil).status == 200)
-        #expect(await gw.post(Self.path, event(gw, type: "email-enabled", jti: "e-other"), key: nil).status == 200)
-        #expect(await gw.post(Self.path, disabled, key: nil).status == 200)
-        #expect(try await gw.store.read { try $0.setting("apple.emailForwarding.apple-sub-1") } == nil,
-                "the replayed email-disabled changed nothing")
-        #expect(gw.logs.contents.contains { $0.contains("duplicate") })
+        let other = await gw.signInWithIdp(sub: "t-user")
+        let localId = other["localId"]?.stringValue ?? ""
+        _ = await gw.signInWithApple(idToken: other["idToken"]?.stringValue)
+        let revoked = event(gw, type: "consent-revoked", jti: "same")
+        #expect(await gw.post(Self.path, revoked, key: nil).status == 200)
+        #expect(try await gw.store.read { try $0.identities(localId: localId) }.map(\.providerId) == ["test.example"])
+        // The user signs in again and links Apple again; Apple's retry of the same delivery must not unlink it.
+        gw.time.advance(seconds: 2)
+        let fresh = await gw.signInWithIdp(sub: "t-user")
+        #expect(await gw.signInWithApple(idToken: fresh["idToken"]?.stringValue).status == 200)
+        #expect(await gw.post(Self.path, revoked, key: nil).status == 200)
+        #expect(try await gw.store.read { try $0.identities(localId: localId) }.map(\.providerId).sorted()
+                == ["apple.com", "test.example"])
+        #expect(gw.logs.contents.contains { $0.contains("\"outcome\":\"duplicate\"") })
     }
 
     @Test("forged, foreign and expired events are refused")

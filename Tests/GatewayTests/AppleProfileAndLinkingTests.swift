@@ -2,6 +2,7 @@ import AppleTestSupport
 import AuthCore
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("Apple profile rules and the credential-already-in-use flow", .serialized)
 struct AppleProfileAndLinkingTests {

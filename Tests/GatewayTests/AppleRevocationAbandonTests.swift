@@ -4,6 +4,7 @@ import Crypto
 import Storage
 import Testing
 @testable import Gateway
+import WireFormats
 
 /// A revocation the outbox gives up on leaves a live token at the provider, so it must reach an operator as an
 /// error with non-secret metadata, never vanish silently.

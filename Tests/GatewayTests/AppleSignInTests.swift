@@ -49,7 +49,7 @@ struct AppleSignInTests {
 
     @Test("Apple switched off answers OPERATION_NOT_ALLOWED")
     func disabled() async throws {
-        let gw = try await TestGateway.withApple(apple) { $0.apple.enabled = false }
+        let gw = try await TestGateway.withApple(apple) { $0.setPluginValue("apple.enabled", false) }
         #expect(await gw.signInWithApple().error == "OPERATION_NOT_ALLOWED")
     }
 

@@ -1,6 +1,7 @@
 import AuthCore
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("request bodies: a cap on members per object, the usual parse-error envelope, linear key normalisation")
 struct BodyMemberLimitTests {

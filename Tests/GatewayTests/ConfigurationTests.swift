@@ -19,7 +19,7 @@ struct ConfigurationTests {
         #expect(config.port == 3333)
         #expect(config.projectId == "from-env")
         #expect(config.host == "127.0.0.2")
-        #expect(config.anonymous.enabled == false)
+        #expect(try config.anonymousSettings().enabled == false)
         #expect(try ConfigurationLoader.load(flags: [:], environment: [:]) == GatewayConfiguration())
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Outbound
 import Testing
 @testable import Gateway
+import ProviderEmail
 
 @Suite("the email section of the configuration")
 struct EmailConfigurationTests {
@@ -24,7 +25,7 @@ struct EmailConfigurationTests {
                    "smtp": {"url": "smtps://mail.example.com:465", "username": "u", "password": "p",
                             "from": "noreply@example.com", "fromName": "Demo", "security": "opportunistic",
                             "timeoutSeconds": 7, "initialBackoffSeconds": 2, "maxBackoffSeconds": 20, "pollSeconds": 0.5}}}
-        """#).email
+        """#).emailSettings()
         #expect(!config.provider.enabled && !config.provider.emailLinkEnabled && config.improvedEmailPrivacy)
         #expect(config.recentSignInSeconds == 60)
         #expect(config.scrypt.n == 1024 && config.scrypt.r == 4 && config.scrypt.p == 2)

@@ -7,6 +7,7 @@ import ProviderEmail
 import Storage
 import Synchronization
 @testable import Gateway
+import WireFormats
 
 /// A cheap scrypt that counts KDF runs, so tests can assert how much hashing work a request caused.
 final class CountingHasher: PasswordHashing {
@@ -58,9 +59,9 @@ extension TestGateway {
         let store = InMemoryUserStore()
         try await store.write { tx in try tx.insertSigningKey(SharedSigningKey.record) }
         return try await make(store: store, masterKey: SharedSigningKey.masterKey,
-                              email: .init(hasher: hasher, mailer: mailer)) { config in
-            config.email.smtp = SMTPDelivery(server: SMTPSettings(url: "smtp://127.0.0.1:1", security: .none),
-                                             fromAddress: "noreply@example.com")
+                              factories: factories(email: EmailProviderFactory(hasher: hasher, mailer: mailer))) { config in
+            config.setPluginValue("email.smtp", ["url": "smtp://127.0.0.1:1", "security": "none",
+                                                 "from": "noreply@example.com"])
             config.publicURL = "https://auth.example.com"
             configure(&config)
         }

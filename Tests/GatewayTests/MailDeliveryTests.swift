@@ -13,7 +13,7 @@ struct MailDeliveryTests {
         let outbox = gw.app.services.email.outbox
         #expect(await gw.sendOobCode(["requestType": "EMAIL_SIGNIN", "email": "a@example.com"]).status == 200)
         #expect(await outbox.deliverDue() == 0)
-        let pending = try await gw.store.read { tx in try tx.outboxItems(kind: MailOutbox.kind) }
+        let pending = try await gw.store.read { tx in try tx.outboxItems(kind: MessageOutbox.kind) }
         #expect(pending.count == 1)
         #expect(pending.first?.attempts == 1)
         #expect(pending.first?.lastError?.contains("unreachable") == true)
@@ -23,7 +23,7 @@ struct MailDeliveryTests {
         gw.time.advance(seconds: 5)
         #expect(await outbox.deliverDue() == 1)
         #expect(mailer.sent.count == 1)
-        #expect(try await gw.store.read { tx in try tx.outboxItems(kind: MailOutbox.kind) }.isEmpty)
+        #expect(try await gw.store.read { tx in try tx.outboxItems(kind: MessageOutbox.kind) }.isEmpty)
         #expect(outbox.failedAttempts.load(ordering: .relaxed) == 1)
         #expect(gw.logs.contents.contains { $0.contains("mail delivery failed; will retry") })
     }
@@ -97,7 +97,7 @@ struct MailSenderTests {
     @Test("an enqueue wakes the sender at once, and between wake-ups it rests instead of spinning")
     func wakesAndRests() async throws {
         let mailer = CapturingMailer()
-        let gw = try await TestGateway.withEmail(mailer: mailer) { $0.email.smtp?.pollSeconds = 3600 }
+        let gw = try await TestGateway.withEmail(mailer: mailer) { $0.setPluginValue("email.smtp.pollSeconds", 3600) }
         let outbox = gw.app.services.email.outbox
         let sender = Task { await outbox.run() }
         while outbox.rounds.load(ordering: .relaxed) < 1 { await Task.yield() }

@@ -1,6 +1,7 @@
 import AuthCore
 import Testing
 @testable import Gateway
+import WireFormats
 
 /// Each check on a code's use has a test that fails if the check is removed.
 @Suite("Out-of-band code checks")
@@ -81,7 +82,7 @@ struct OobCodeCheckTests {
         #expect(await gw.sendOobCode(["requestType": "NONSENSE", "email": "a@b.co"]).status == 400)
         #expect(await gw.sendOobCode(["requestType": "VERIFY_EMAIL"]).error == "INVALID_ID_TOKEN")
         #expect(await gw.sendOobCode(["requestType": "VERIFY_AND_CHANGE_EMAIL", "newEmail": "a@b.co"]).error == "MISSING_ID_TOKEN")
-        let off = try await TestGateway.withEmail { $0.email.provider.emailLinkEnabled = false }
+        let off = try await TestGateway.withEmail { $0.setPluginValue("email.emailLinkEnabled", false) }
         #expect(await off.sendOobCode(["requestType": "EMAIL_SIGNIN", "email": "a@b.co"]).error == "OPERATION_NOT_ALLOWED")
     }
 

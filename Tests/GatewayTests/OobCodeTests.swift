@@ -2,6 +2,7 @@ import AuthCore
 import Outbound
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("Out-of-band codes")
 struct OobCodeTests {
@@ -149,7 +150,7 @@ struct OobCodeTests {
     @Test("with privacy on, a reset for an unknown address answers like a known one and sends nothing")
     func privateReset() async throws {
         let mailer = CapturingMailer()
-        let gw = try await TestGateway.withEmail(mailer: mailer) { $0.email.improvedEmailPrivacy = true }
+        let gw = try await TestGateway.withEmail(mailer: mailer) { $0.setPluginValue("email.improvedEmailPrivacy", true) }
         let reply = await gw.sendOobCode(["requestType": "PASSWORD_RESET", "email": "ghost@example.com"])
         #expect(reply.status == 200)
         await gw.app.services.email.outbox.deliverDue()
@@ -160,7 +161,7 @@ struct OobCodeTests {
 
     @Test("sends to one address are limited")
     func sendLimit() async throws {
-        let gw = try await TestGateway.withEmail { $0.email.provider.sendsPerEmailPerHour = 2 }
+        let gw = try await TestGateway.withEmail { $0.setPluginValue("email.limits.sendsPerEmailPerHour", 2) }
         let body: JSONObject = ["requestType": "EMAIL_SIGNIN", "email": "a@example.com"]
         #expect(await gw.sendOobCode(body).status == 200)
         #expect(await gw.sendOobCode(body).status == 200)

@@ -1,6 +1,6 @@
 import AuthCore
 import Crypto
-import ProviderEmail
+@testable import ProviderEmail
 import Testing
 @testable import Gateway
 
@@ -41,7 +41,7 @@ struct PasswordAccountTests {
 
     @Test("the password policy is configurable")
     func configurablePolicy() async throws {
-        let gw = try await TestGateway.withEmail { $0.email.provider.policy = PasswordPolicy(minLength: 10, requireDigit: true) }
+        let gw = try await TestGateway.withEmail { $0.setPluginValue("email.passwordPolicy", ["minLength": 10, "requireDigit": true]) }
         #expect(await gw.signUp("a@x.io", "secret1").error == "WEAK_PASSWORD : Password should be at least 10 characters")
         #expect(await gw.signUp("a@x.io", "secretsecret").error == "WEAK_PASSWORD : Password must contain a digit")
         #expect(await gw.signUp("a@x.io", "secretsecret1").status == 200)
@@ -66,7 +66,7 @@ struct PasswordAccountTests {
         #expect(await gw.signIn("ada@example.com", "wrong-one").error == "INVALID_PASSWORD")
         #expect(await gw.signIn("nobody@example.com", "secret1").error == "EMAIL_NOT_FOUND")
 
-        let privateGw = try await TestGateway.withEmail { $0.email.improvedEmailPrivacy = true }
+        let privateGw = try await TestGateway.withEmail { $0.setPluginValue("email.improvedEmailPrivacy", true) }
         _ = await privateGw.signUp("ada@example.com", "secret1")
         #expect(await privateGw.signIn("ada@example.com", "wrong-one").error == "INVALID_LOGIN_CREDENTIALS")
         #expect(await privateGw.signIn("nobody@example.com", "secret1").error == "INVALID_LOGIN_CREDENTIALS")
@@ -75,7 +75,7 @@ struct PasswordAccountTests {
     @Test("with privacy on, an unknown email runs the KDF exactly as often as a known one")
     func equalWork() async throws {
         let hasher = CountingHasher()
-        let gw = try await TestGateway.withEmail(hasher: hasher) { $0.email.improvedEmailPrivacy = true }
+        let gw = try await TestGateway.withEmail(hasher: hasher) { $0.setPluginValue("email.improvedEmailPrivacy", true) }
         _ = await gw.signUp("ada@example.com", "secret1")
         let before = hasher.verifies
         _ = await gw.signIn("ada@example.com", "wrong-one")
@@ -103,8 +103,8 @@ struct PasswordAccountTests {
     @Test("repeated wrong passwords lock the address out, even with the right password, until the window ends")
     func failedPasswordThrottle() async throws {
         let gw = try await TestGateway.withEmail {
-            $0.email.provider.failedPasswordsPerAccount = 3
-            $0.email.provider.failedPasswordWindowSeconds = 600
+            $0.setPluginValue("email.limits.failedPasswordsPerAccount", 3)
+            $0.setPluginValue("email.limits.failedPasswordWindowSeconds", 600)
         }
         _ = await gw.signUp("ada@example.com", "secret1")
         for _ in 0..<3 { #expect(await gw.signIn("ada@example.com", "nope-nope").error == "INVALID_PASSWORD") }
@@ -116,8 +116,8 @@ struct PasswordAccountTests {
     @Test("parallel wrong guesses cannot exceed the failure limit: attempts are reserved before the KDF runs")
     func parallelGuesses() async throws {
         let gw = try await TestGateway.withEmail {
-            $0.email.provider.failedPasswordsPerAccount = 3
-            $0.email.provider.failedPasswordWindowSeconds = 600
+            $0.setPluginValue("email.limits.failedPasswordsPerAccount", 3)
+            $0.setPluginValue("email.limits.failedPasswordWindowSeconds", 600)
         }
         _ = await gw.signUp("bob@example.com", "secret1")
         let errors = await withTaskGroup(of: String?.self) { group in
@@ -132,7 +132,7 @@ struct PasswordAccountTests {
 
     @Test("password sign-ups are limited per client IP")
     func signUpLimit() async throws {
-        let gw = try await TestGateway.withEmail { $0.email.provider.signUpsPerIPPerHour = 2 }
+        let gw = try await TestGateway.withEmail { $0.setPluginValue("email.limits.signUpsPerIPPerHour", 2) }
         #expect(await gw.signUp("a@x.io", "secret1").status == 200)
         #expect(await gw.signUp("b@x.io", "secret1").status == 200)
         #expect(await gw.signUp("c@x.io", "secret1").error == "TOO_MANY_ATTEMPTS_TRY_LATER")
@@ -146,12 +146,12 @@ struct KDFAdmissionTests {
     @Test("when the KDF queue is full, sign-ins are refused at once instead of piling up")
     func boundedQueue() async throws {
         let hasher = GatedHasher()
-        let gw = try await TestGateway.make(email: .init(hasher: hasher)) { config in
-            config.email.kdfWorkers = 1
-            config.email.kdfMaxQueued = 1
+        let gw = try await TestGateway.make(factories: TestGateway.factories(email: EmailProviderFactory(hasher: hasher))) { config in
+            config.setPluginValue("email.kdfWorkers", 1)
+            config.setPluginValue("email.kdfMaxQueued", 1)
         }
         _ = await gw.signUp("ada@example.com", "secret1")
-        let pool = gw.app.services.email.passwords.pool
+        let pool = try #require(gw.kdfPool)
         let running = Task { await gw.signIn("ada@example.com", "secret1") }
         while hasher.verificationsStarted < 1 { await Task.yield() }
         let queued = Task { await gw.signIn("ada@example.com", "secret1") }

@@ -4,6 +4,7 @@ import ProviderEmail
 import Storage
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("Password changes, recency and hash upgrades")
 struct PasswordLifecycleTests {
@@ -55,7 +56,7 @@ struct PasswordLifecycleTests {
 
     @Test("the recency window is configurable")
     func recencyWindow() async throws {
-        let gw = try await TestGateway.withEmail { $0.email.recentSignInSeconds = 10 }
+        let gw = try await TestGateway.withEmail { $0.setPluginValue("email.recentSignInSeconds", 10) }
         let token = await gw.signUp("ada@example.com", "secret1")["idToken"]?.stringValue ?? ""
         gw.time.advance(seconds: 11)
         #expect(await gw.update(["idToken": .string(token), "password": "secret2"]).error == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
@@ -111,7 +112,7 @@ struct PasswordLifecycleTests {
         #expect(await gw.post(path, ["continueUri": "http://localhost"]).error == "MISSING_IDENTIFIER")
         #expect(await gw.post(path, ["identifier": "x", "continueUri": "http://localhost"]).error == "INVALID_IDENTIFIER")
 
-        let privateGw = try await TestGateway.withEmail { $0.email.improvedEmailPrivacy = true }
+        let privateGw = try await TestGateway.withEmail { $0.setPluginValue("email.improvedEmailPrivacy", true) }
         _ = await privateGw.signUp("ada@example.com", "secret1")
         let hidden = await privateGw.post(path, ["identifier": "ada@example.com", "continueUri": "http://localhost"])
         #expect(hidden["registered"] == nil)

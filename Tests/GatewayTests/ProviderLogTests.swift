@@ -57,8 +57,8 @@ struct ProviderLogTests {
 
     @Test("start-up logs one line per enabled provider with what it accepts")
     func startupLines() async throws {
-        let gw = try await TestGateway.withApple(apple) { $0.anonymous.enabled = false }
-        ProviderLogLines.logEnabled(gw.app.services.providers, to: gw.app.services.logger)
+        let gw = try await TestGateway.withApple(apple) { $0.setPluginValue("anonymous.enabled", false) }
+        ProviderLogLines.logEnabled(gw.app.services.providers.current, to: gw.app.services.logger)
         let lines = Self.entries(gw, msg: "provider enabled")
         let providers = lines.compactMap { $0["provider"] as? String }
         #expect(providers == ["apple.com", "password", "test.example"])
@@ -68,7 +68,7 @@ struct ProviderLogTests {
         #expect(lines[1]["email_link"] as? Bool == true)
 
         let keyless = try await TestGateway.withApple(apple, withKey: false)
-        ProviderLogLines.logEnabled(keyless.app.services.providers, to: keyless.app.services.logger)
+        ProviderLogLines.logEnabled(keyless.app.services.providers.current, to: keyless.app.services.logger)
         let line = try #require(Self.entries(keyless, msg: "provider enabled").first { $0["provider"] as? String == "apple.com" })
         #expect(line["code_exchange"] as? Bool == false && line["revocation"] as? Bool == false)
         #expect(Self.entries(keyless, msg: "provider enabled").contains { $0["provider"] as? String == "anonymous" })

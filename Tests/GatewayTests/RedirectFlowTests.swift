@@ -5,6 +5,7 @@ import Outbound
 import Storage
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("Redirect sign-in: createAuthUri -> provider -> /__/auth/handler -> signInWithIdp with sessionId", .serialized)
 struct RedirectFlowTests {

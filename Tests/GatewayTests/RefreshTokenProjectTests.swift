@@ -3,6 +3,7 @@ import Crypto
 import Storage
 import Testing
 @testable import Gateway
+import WireFormats
 
 /// Gateways with different project ids on one database: each refuses the other's refresh tokens.
 @Suite("Refresh tokens are bound to their project")

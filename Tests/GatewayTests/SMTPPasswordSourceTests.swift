@@ -22,14 +22,14 @@ struct SMTPPasswordSourceTests {
         let file = NSTemporaryDirectory() + "gh-smtp-password-\(UUID().uuidString)"
         try "from-a-file\n".write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        #expect(try load(smtp(#", "passwordFile": "\#(file)""#)).email.smtp?.server.password == "from-a-file")
+        #expect(try load(smtp(#", "passwordFile": "\#(file)""#)).emailSettings().smtp?.server.password == "from-a-file")
     }
 
     @Test("GATEHOUSE_SMTP_PASSWORD replaces the configured password")
     func environment() throws {
         let config = try load(smtp(#", "password": "inline""#), environment: ["GATEHOUSE_SMTP_PASSWORD": "from-env"])
-        #expect(config.email.smtp?.server.password == "from-env")
-        #expect(try load(smtp(#", "password": "inline""#)).email.smtp?.server.password == "inline")
+        #expect((try config.emailSettings()).smtp?.server.password == "from-env")
+        #expect(try load(smtp(#", "password": "inline""#)).emailSettings().smtp?.server.password == "inline")
     }
 
     @Test("password and passwordFile together, or an unreadable file, are refused")

@@ -1,3 +1,4 @@
+import AppleTestSupport
 import AuthCore
 import Foundation
 import Storage
@@ -50,13 +51,15 @@ struct SignInWithIdpTests {
         #expect(await gw.signInWithIdp(sub: "s1").error == "OPERATION_NOT_ALLOWED")
     }
 
-    @Test("fake emulator credentials are refused outside emulator mode")
+    @Test("fake emulator credentials are refused outside emulator mode, by enabled providers too")
     func noFakeCredentialsInProduction() async throws {
-        let gw = try await TestGateway.make()
-        let fake = await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", [
-            "requestUri": "http://localhost", "postBody": "providerId=apple.com&id_token={\"sub\":\"x\"}"])
-        // Apple is registered but off by default: refused before any token is looked at.
-        #expect(fake.error == "OPERATION_NOT_ALLOWED")
+        let gw = try await TestGateway.withApple(FakeApple())
+        for provider in ["apple.com", "test.example"] {
+            let fake = await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", [
+                "requestUri": "http://localhost", "postBody": .string("providerId=\(provider)&nonce=raw-nonce-0123456789&id_token={\"sub\":\"x\"}")])
+            #expect(fake.status == 400)
+            #expect(fake.error?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(provider): \(fake.error ?? "-")")
+        }
         #expect(try await gw.store.read { try $0.userCount() } == 0)
     }
 

@@ -2,8 +2,11 @@ import AuthCore
 import Crypto
 import HTTP
 import Outbound
+import ProviderEmail
 import Storage
 @testable import Gateway
+import WireFormats
+import ProviderKit
 
 /// An in-process gateway (in-memory store, manual clock, captured logs) and test verbs, so each behaviour
 /// test reads like the Firebase call it exercises.
@@ -15,7 +18,7 @@ struct TestGateway {
 
     static func make(store: (any UserStore)? = nil, providers: [any CredentialProvider] = [TestIdentityProvider()],
                      fetcher: any HTTPFetching = OfflineFetcher(), masterKey: SymmetricKey = .generate(),
-                     email: EmailServices.Overrides = .init(),
+                     factories: [any ProviderFactory] = ProviderRegistrations.factories,
                      _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         var configuration = GatewayConfiguration()
         configuration.projectId = "test-project"
@@ -25,10 +28,15 @@ struct TestGateway {
         let store = store ?? InMemoryUserStore()
         let app = try await GatewayApp.assemble(
             configuration: configuration, store: store, sealer: Sealer(masterKey: masterKey),
-            logger: Logger(minimumLevel: .debug, sink: logs), time: time, extraProviders: providers, fetcher: fetcher,
-            emailOverrides: email)
+            logger: Logger(minimumLevel: .debug, sink: logs), time: time, factories: factories, extraProviders: providers,
+            fetcher: fetcher)
         app.services.readiness.set(true)
         return TestGateway(app: app, time: time, logs: logs, store: store)
+    }
+
+    /// The registration table with the email factory replaced (tests inject a counting hasher or a capturing mailer).
+    static func factories(email: EmailProviderFactory) -> [any ProviderFactory] {
+        ProviderRegistrations.factories.map { $0.section == "email" ? email : $0 }
     }
 
     struct Reply {

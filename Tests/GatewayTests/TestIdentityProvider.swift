@@ -1,4 +1,5 @@
 import AuthCore
+import ProviderKit
 
 /// A provider that exists only in tests: it "verifies" a credential by a shared secret in the assertion, so
 /// linking behaviour can be exercised in-process without any real or emulated IdP.

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Testing
 @testable import Gateway
+import WireFormats
 
 @Suite("wire layer: keys, errors, CORS, legacy paths, update")
 struct WireTests {
@@ -104,7 +105,7 @@ struct WireTests {
         #expect(NetworkRange.limitKey(for: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
         #expect(NetworkRange.limitKey(for: "::ffff:10.1.2.3") == "10.1.2.3")
         #expect(NetworkRange.limitKey(for: "192.0.2.7") == "192.0.2.7")
-        let gw = try await TestGateway.make { $0.anonymous.signUpsPerIPPerHour = 2 }
+        let gw = try await TestGateway.make { $0.setPluginValue("anonymous.signUpsPerIPPerHour", 2) }
         #expect(await gw.signUpAnonymously(from: "2001:db8:1:2::1").status == 200)
         #expect(await gw.signUpAnonymously(from: "2001:db8:1:2::2").status == 200)
         #expect(await gw.signUpAnonymously(from: "2001:db8:1:2:ffff::3").error == "TOO_MANY_ATTEMPTS_TRY_LATER")
@@ -201,9 +202,9 @@ struct WireTests {
 
     @Test("anonymous sign-up can be disabled and is rate-limited per client IP")
     func anonymousLimits() async throws {
-        let disabled = try await TestGateway.make { $0.anonymous.enabled = false }
+        let disabled = try await TestGateway.make { $0.setPluginValue("anonymous.enabled", false) }
         #expect(await disabled.signUpAnonymously().error == "ADMIN_ONLY_OPERATION")
-        let limited = try await TestGateway.make { $0.anonymous.signUpsPerIPPerHour = 2 }
+        let limited = try await TestGateway.make { $0.setPluginValue("anonymous.signUpsPerIPPerHour", 2) }
         #expect(await limited.signUpAnonymously().status == 200)
         #expect(await limited.signUpAnonymously().status == 200)
         #expect(await limited.signUpAnonymously().error == "TOO_MANY_ATTEMPTS_TRY_LATER")

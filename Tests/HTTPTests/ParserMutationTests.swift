@@ -1,24 +1,6 @@
+import TestSupport
 import Testing
 @testable import HTTP
-
-/// SplitMix64: a tiny, fast, fully deterministic PRNG for reproducible mutation tests.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
 
 /// Valid requests that mutations start from.
 enum MutationCorpus {

@@ -46,7 +46,9 @@ struct ServerShutdownTests {
         configuration.requestDeadline = .seconds(60)
         let server = HTTPServer(configuration: configuration) { _ in HTTPResponse(status: 200) }
         let port = try server.start()
-        let client = try RawClient(port: port)
+        // A long read timeout: the shutdown task needs the test process's cooperative pool, which CPU-heavy tests
+        // can hold for tens of seconds on a loaded two-core machine.
+        let client = try RawClient(port: port, timeoutSeconds: 180)
         try await client.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\nabc")
         for _ in 0..<200 where server.connectionCount == 0 {
             try await Task.sleep(for: .milliseconds(5))

@@ -1,5 +1,6 @@
 import Outbound
 import Testing
+import WireFormats
 
 @Suite("CurlHTTPClient exchanges with a loopback server")
 struct CurlHTTPClientExchangeTests {

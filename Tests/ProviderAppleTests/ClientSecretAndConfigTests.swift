@@ -3,6 +3,8 @@ import AuthCore
 import Crypto
 import ProviderApple
 import Testing
+import WireFormats
+import ProviderKit
 
 @Suite("Apple client secret, configuration checks and the token type parser")
 struct ClientSecretAndConfigTests {

@@ -4,6 +4,7 @@ import Crypto
 import Outbound
 import ProviderApple
 import Synchronization
+import ProviderKit
 
 /// A `NonceLedger` in memory (the gateway's durable one is tested in GatewayTests).
 final class MemoryLedger: NonceLedger {

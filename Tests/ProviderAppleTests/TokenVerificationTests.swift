@@ -3,6 +3,8 @@ import AuthCore
 import Crypto
 import ProviderApple
 import Testing
+import WireFormats
+import ProviderKit
 
 @Suite("Apple identity token checks: each one rejects what it exists for")
 struct TokenVerificationTests {

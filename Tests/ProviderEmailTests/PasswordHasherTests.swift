@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import Testing
 @testable import ProviderEmail
+import WireFormats
 
 @Suite("Password hashing")
 struct PasswordHasherTests {

@@ -1,6 +1,7 @@
 import AuthCore
 import Testing
 @testable import ProviderEmail
+import ProviderKit
 
 @Suite("Email addresses and password policy")
 struct PolicyAndAddressTests {
@@ -40,14 +41,14 @@ struct PolicyAndAddressTests {
         let time = ManualTime(milliseconds: 1_000_000)
         let provider = EmailProvider(configuration: .init(failedPasswordsPerAccount: 2, failedPasswordWindowSeconds: 60),
                                      time: time)
-        #expect(provider.beginPasswordAttempt(localId: "u"))
-        provider.passwordAttemptSucceeded(localId: "u")
-        #expect(provider.beginPasswordAttempt(localId: "u"))
-        #expect(provider.beginPasswordAttempt(localId: "u"))
-        #expect(!provider.beginPasswordAttempt(localId: "u"))
-        #expect(provider.beginPasswordAttempt(localId: "other"))
+        #expect(provider.beginPasswordAttempt(account: "u"))
+        provider.passwordAttemptSucceeded(account: "u")
+        #expect(provider.beginPasswordAttempt(account: "u"))
+        #expect(provider.beginPasswordAttempt(account: "u"))
+        #expect(!provider.beginPasswordAttempt(account: "u"))
+        #expect(provider.beginPasswordAttempt(account: "other"))
         time.advance(seconds: 60)
-        #expect(provider.beginPasswordAttempt(localId: "u"))
+        #expect(provider.beginPasswordAttempt(account: "u"))
     }
 
     @Test("sends are limited per address and per client address")

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WireFormats
 
 /// Finds the master key that seals secrets at rest.
 ///

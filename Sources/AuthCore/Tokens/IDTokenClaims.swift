@@ -1,3 +1,4 @@
+import WireFormats
 /// Builds the claims of a Firebase ID token. Pure: everything it needs is passed in.
 public enum IDTokenClaims {
     /// Claim names developers may not set through custom claims (the same list Firebase enforces).

@@ -1,4 +1,5 @@
 import Crypto
+import WireFormats
 
 /// Mints and checks the gateway's own ID tokens (RS256 with a `kid`).
 ///

@@ -1,3 +1,4 @@
+import WireFormats
 /// How a user's stored identities appear to clients: the `providerUserInfo` list of `accounts:lookup` and
 /// the `firebase.identities` claim of ID tokens. Both are computed from the same stored rows by these two
 /// pure functions, so the two views can never disagree.

@@ -1,4 +1,5 @@
 import Crypto
+import WireFormats
 
 /// Refresh tokens: opaque to clients, sealed by the gateway, stored only as their SHA-256 (a leaked database
 /// does not leak usable sessions).

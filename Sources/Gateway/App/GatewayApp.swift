@@ -5,6 +5,7 @@ import HTTP
 import Outbound
 import Storage
 import StorageSQLite
+import ProviderKit
 
 /// Builds the gateway from its configuration (the single wiring function) and runs it until SIGTERM/SIGINT.
 public final class GatewayApp: Sendable {
@@ -33,27 +34,30 @@ public final class GatewayApp: Sendable {
 
     /// Wires the gateway around an already opened store (tests use an in-memory store and a manual clock).
     static func assemble(configuration: GatewayConfiguration, store: any UserStore, sealer: Sealer, logger: Logger,
-                         time: any TimeSource, extraProviders: [any CredentialProvider] = [],
-                         fetcher: any HTTPFetching = CurlHTTPClient(),
-                         emailOverrides: EmailServices.Overrides = .init()) async throws -> GatewayApp {
+                         time: any TimeSource, factories: [any ProviderFactory] = ProviderRegistrations.factories,
+                         extraProviders: [any CredentialProvider] = [],
+                         fetcher: any HTTPFetching = CurlHTTPClient()) async throws -> GatewayApp {
         let ring = KeyRing()
         let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
         try await keys.prepare(ring)
         let signer = IDTokenSigner(settings: configuration.tokenSettings, keyRing: ring, time: time)
-        let email = EmailServices.make(configuration: configuration, store: store, sealer: sealer, time: time,
-                                       logger: logger, overrides: emailOverrides)
+        let plugins = try PluginAssembly.build(configuration, factories: factories, extraProviders: extraProviders,
+                                               store: store, sealer: sealer, time: time, fetcher: fetcher, logger: logger)
+        try await plugins.providers.refresh(from: store)
+        let outbox = MessageOutbox(store: store, sealer: sealer, time: time, logger: logger, senders: plugins.senders)
+        let email = EmailServices.make(configuration: configuration, store: store, time: time,
+                                       providers: plugins.providers, outbox: outbox)
         let ownsUnboundTokens = try await UnboundRefreshTokens.claim(for: configuration.projectId, in: store)
         let sessions = SessionService(store: store, signer: signer, sealer: sealer, time: time,
                                       acceptsUnboundTokens: ownsUnboundTokens)
         let services = GatewayServices(
             configuration: configuration, store: store, sessions: sessions, keyRing: ring,
-            providers: ProviderRegistry(try ProviderRegistrations.make(configuration, time: time, store: store,
-                                                                       fetcher: fetcher, logger: logger)
-                                        + [email.provider] + extraProviders),
+            providers: plugins.providers, sealer: sealer,
             time: time, logger: logger, readiness: Readiness(),
             projectSettings: ProjectSettings(store: store, defaults: configuration),
             linking: LinkingService(store: store, sealer: sealer, time: time),
-            pendingCredentials: PendingCredentials(store: store, sealer: sealer, time: time, projectId: configuration.projectId),
+            pendingCredentials: PendingCredentials(store: store, sealer: sealer, time: time, projectId: configuration.projectId,
+                                                   logger: logger),
             emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil, email: email)
         return GatewayApp(services: services, keys: keys)
     }
@@ -103,7 +107,7 @@ public final class GatewayApp: Sendable {
                 ("limit", .int(Int64(fileLimit))), ("maxConnections", .int(Int64(configuration.http.maxConnections))),
             ])
         }
-        ProviderLogLines.logEnabled(services.providers, to: services.logger)
+        ProviderLogLines.logEnabled(services.providers.current, to: services.logger)
         let port = try start()
         services.logger.info("listening", [
             ("host", .string(configuration.host)), ("port", .int(Int64(port))), ("fileLimit", .int(Int64(fileLimit))),
@@ -112,7 +116,8 @@ public final class GatewayApp: Sendable {
         let reload = Task { [services, keys] in await BackgroundJobs.keyReloadLoop(services, keys: keys) }
         let cleanup = Task { [services] in await BackgroundJobs.anonymousCleanupLoop(services) }
         let revocations = Task { [services] in await ProviderRevocations.loop(services) }
-        let mail = Task { [services] in await services.email.outbox.run() }
+        let mail = Task { [services] in await services.outbox.run() }
+        let providers = Task { [services] in await services.providers.refreshLoop(store: services.store, logger: services.logger) }
         let signal = await SignalWaiter.waitForTermination()
         services.logger.info("shutting down", [("signal", .int(Int64(signal)))])
         services.readiness.set(false)
@@ -120,15 +125,17 @@ public final class GatewayApp: Sendable {
         reload.cancel()
         cleanup.cancel()
         revocations.cancel()
+        providers.cancel()
         // Not awaited: a send in progress may take up to the SMTP timeout; an unfinished item stays leased
         // in the outbox and is sent after the lease ends (by this or another instance).
         mail.cancel()
-        services.email.outbox.stop()
-        services.email.passwords.pool.stop()
+        services.outbox.stop()
+        services.providers.shutdown()
         // Let the jobs finish what they are doing before the store goes away.
         await reload.value
         await cleanup.value
         await revocations.value
+        await providers.value
         await Self.closeStore(services)
         services.logger.info("stopped")
     }

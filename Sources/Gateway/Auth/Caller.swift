@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import HTTP
 import Outbound
+import WireFormats
 
 /// Who is calling: an app with an API key, or an administrator.
 enum Caller: Sendable, Equatable {
@@ -10,6 +11,11 @@ enum Caller: Sendable, Equatable {
     case admin
 
     var isAdmin: Bool { self == .admin }
+
+    /// Firebase's rule for operations both users and admins call (`signUp`, `update`, `lookup`, `delete`): an
+    /// admin credential acts as the admin unless the body names a user by `idToken`, in which case the request
+    /// is that user's.
+    func actsAsAdmin(_ body: RequestBody) -> Bool { isAdmin && !body.has("idToken") }
 }
 
 /// Decides the caller from the request's `Authorization` header and API key.
@@ -66,14 +72,6 @@ struct CallerAuthenticator: Sendable {
 
     private func apiKey(of request: HTTPRequest) -> String? {
         if let header = request.headers["x-goog-api-key"] { return header }
-        return QueryString.value("key", in: request.query)
-    }
-}
-
-/// Reads parameters from a raw query string (same decoding as form bodies).
-enum QueryString {
-    static func value(_ name: String, in query: String?) -> String? {
-        guard let query else { return nil }
-        return FormURLEncoding.decode(query).first { $0.0 == name }?.1
+        return FormURLEncoding.value(named: "key", in: request.query)
     }
 }

@@ -1,16 +1,20 @@
 import AuthCore
 import Foundation
+import ProviderKit
+import WireFormats
 
 /// Builds a `GatewayConfiguration` from, in increasing precedence: defaults, the JSON config file,
 /// `GATEHOUSE_*` environment variables, command-line flags.
 public enum ConfigurationLoader {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
+    /// A problem an operator must fix, named by its key (the same type plugins throw for their sections).
+    public typealias Failure = ConfigurationError
 
-    public static func load(flags: [String: String], environment: [String: String]) throws -> GatewayConfiguration {
+    /// Loads and validates the configuration, including every plugin's section (parsed by the plugin's factory,
+    /// so a bad `apple` or `email` section stops the gateway at start with a message naming the key).
+    public static func load(flags: [String: String], environment: [String: String],
+                            factories: [any ProviderFactory] = ProviderRegistrations.factories) throws -> GatewayConfiguration {
         var config = GatewayConfiguration()
+        config.environment = environment.filter { $0.key.hasPrefix("GATEHOUSE_") }
         if let path = flags["config"] ?? environment["GATEHOUSE_CONFIG"] {
             guard let data = FileManager.default.contents(atPath: path) else { throw Failure("cannot read config file \(path)") }
             let value: JSONValue
@@ -18,20 +22,40 @@ public enum ConfigurationLoader {
                 throw Failure("config file \(path) is not valid JSON: \(error.description)")
             }
             guard case .object(let object) = value else { throw Failure("config file \(path) must hold a JSON object") }
-            try apply(file: object, to: &config)
+            try apply(file: object, to: &config, pluginSections: Set(factories.map(\.section)))
         }
         try apply(environment: environment, to: &config)
         try apply(flags: flags, to: &config)
         try validate(config)
+        _ = try configuredPlugins(config, factories: factories)
         return config
     }
 
-    static func apply(file o: JSONObject, to c: inout GatewayConfiguration) throws {
-        let known: Set = ["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
-                          "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "anonymous", "http",
-                          "logLevel", "emulator", "signIn", "apple", "authorizedDomains", "email"]
-        if let unknown = o.keys.first(where: { !known.contains($0) }) { throw Failure("unknown config key \"\(unknown)\"") }
-        let r = FieldReader(object: o, path: "")
+    /// The core's own keys; every other top-level key must be a plugin's section.
+    static let coreKeys: Set = ["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
+                                "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "http", "logLevel",
+                                "emulator", "signIn", "authorizedDomains"]
+
+    /// Each factory parses its section (an absent section reads as empty, so defaults apply).
+    static func configuredPlugins(_ config: GatewayConfiguration,
+                                  factories: [any ProviderFactory]) throws -> [ConfiguredPlugin] {
+        try factories.map { factory in
+            try ConfiguredPlugin(factory, section: ConfigSection(config.pluginSections[factory.section] ?? JSONObject(),
+                                                                 path: factory.section),
+                                 environment: config.environment)
+        }
+    }
+
+    static func apply(file o: JSONObject, to c: inout GatewayConfiguration, pluginSections: Set<String>) throws {
+        if let unknown = o.keys.first(where: { !coreKeys.contains($0) && !pluginSections.contains($0) }) {
+            throw Failure("unknown config key \"\(unknown)\"")
+        }
+        for section in pluginSections {
+            guard let value = o[section], !value.isNull else { continue }
+            guard let object = value.objectValue else { throw Failure("config key \"\(section)\" must be an object") }
+            c.pluginSections[section] = object
+        }
+        let r = ConfigSection(o, path: "")
         c.projectId = try r.string("projectId") ?? c.projectId
         c.projectNumber = try r.string("projectNumber") ?? c.projectNumber
         c.host = try r.string("host") ?? c.host
@@ -45,27 +69,16 @@ public enum ConfigurationLoader {
         c.trustedProxies = try r.strings("trustedProxies") ?? c.trustedProxies
         c.emulator = try r.bool("emulator") ?? c.emulator
         if let level = try r.string("logLevel") { c.logLevel = try parseLogLevel(level) }
-        if let signIn = try r.object("signIn", allowing: ["allowDuplicateEmails"]) {
+        if let signIn = try r.section("signIn", allowing: ["allowDuplicateEmails"]) {
             c.allowDuplicateEmails = try signIn.bool("allowDuplicateEmails") ?? c.allowDuplicateEmails
         }
         c.authorizedDomains = try r.strings("authorizedDomains") ?? c.authorizedDomains
-        if let apple = try r.object("apple") { try applyApple(apple, to: &c.apple) }
-        if let email = try r.object("email") { try EmailSettingsLoader.apply(email, to: &c.email) }
-        if let tokens = try r.object("tokens", allowing: ["idTokenLifetimeSeconds", "keyCacheMaxAgeSeconds", "clockSkewSeconds"]) {
+        if let tokens = try r.section("tokens", allowing: ["idTokenLifetimeSeconds", "keyCacheMaxAgeSeconds", "clockSkewSeconds"]) {
             c.idTokenLifetimeSeconds = try tokens.int64("idTokenLifetimeSeconds") ?? c.idTokenLifetimeSeconds
             c.keyCacheMaxAgeSeconds = try tokens.int64("keyCacheMaxAgeSeconds") ?? c.keyCacheMaxAgeSeconds
             c.clockSkewSeconds = try tokens.int64("clockSkewSeconds") ?? c.clockSkewSeconds
         }
-        if let anonymous = try r.object("anonymous", allowing: ["enabled", "signUpsPerIPPerHour", "cleanup"]) {
-            c.anonymous.enabled = try anonymous.bool("enabled") ?? c.anonymous.enabled
-            c.anonymous.signUpsPerIPPerHour = try anonymous.int("signUpsPerIPPerHour") ?? c.anonymous.signUpsPerIPPerHour
-            if let cleanup = try anonymous.object("cleanup", allowing: ["enabled", "maxAgeDays", "intervalSeconds"]) {
-                c.anonymousCleanup.enabled = try cleanup.bool("enabled") ?? c.anonymousCleanup.enabled
-                c.anonymousCleanup.maxAgeDays = try cleanup.int64("maxAgeDays") ?? c.anonymousCleanup.maxAgeDays
-                c.anonymousCleanup.intervalSeconds = try cleanup.int64("intervalSeconds") ?? c.anonymousCleanup.intervalSeconds
-            }
-        }
-        if let http = try r.object("http", allowing: ["maxBodyBytes", "maxHeaderBytes", "maxHeaderCount", "requestTimeoutSeconds",
+        if let http = try r.section("http", allowing: ["maxBodyBytes", "maxHeaderBytes", "maxHeaderCount", "requestTimeoutSeconds",
                                                     "idleTimeoutSeconds", "maxConnections", "maxConnectionsPerClient",
                                                     "eventLoops"]) {
             c.http.maxBodyBytes = try http.int("maxBodyBytes") ?? c.http.maxBodyBytes
@@ -89,8 +102,6 @@ public enum ConfigurationLoader {
         if let v = e["GATEHOUSE_API_KEYS"] { c.apiKeys = list(v) }
         if let v = e["GATEHOUSE_ADMIN_TOKENS"] { c.adminTokens = list(v) }
         if let v = e["GATEHOUSE_LOG_LEVEL"] { c.logLevel = try parseLogLevel(v) }
-        if let v = e["GATEHOUSE_APPLE_PRIVATE_KEY"], !v.isEmpty { c.apple.privateKeyPEM = v }
-        EmailSettingsLoader.apply(environment: e, to: &c.email)
     }
 
     static func apply(flags f: [String: String], to c: inout GatewayConfiguration) throws {
@@ -118,7 +129,6 @@ public enum ConfigurationLoader {
         if c.adminTokens.contains(where: { $0.utf8.count < 16 }) {
             throw Failure("adminTokens must be at least 16 characters (they are passwords)")
         }
-        if let problem = c.apple.problem { throw Failure(problem) }
     }
 
     static func integer(_ text: String, _ name: String) throws -> Int {
@@ -135,62 +145,5 @@ public enum ConfigurationLoader {
             throw Failure("logLevel must be one of debug, info, warning, error")
         }
         return level
-    }
-}
-
-/// Typed reads from a config JSON object with messages that name the offending key.
-struct FieldReader {
-    let object: JSONObject
-    let path: String
-
-    private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-    private func fail(_ key: String, _ kind: String) -> ConfigurationLoader.Failure {
-        ConfigurationLoader.Failure("config key \"\(name(key))\" must be \(kind)")
-    }
-
-    func string(_ key: String) throws -> String? {
-        guard let v = object[key], !v.isNull else { return nil }
-        guard let s = v.stringValue else { throw fail(key, "a string") }
-        return s
-    }
-    func bool(_ key: String) throws -> Bool? {
-        guard let v = object[key], !v.isNull else { return nil }
-        guard let b = v.boolValue else { throw fail(key, "true or false") }
-        return b
-    }
-    func int64(_ key: String) throws -> Int64? {
-        guard let v = object[key], !v.isNull else { return nil }
-        guard let i = v.intValue else { throw fail(key, "an integer") }
-        return i
-    }
-    func int(_ key: String) throws -> Int? { try int64(key).map { Int($0) } }
-    func double(_ key: String) throws -> Double? {
-        guard let v = object[key], !v.isNull else { return nil }
-        if let i = v.intValue { return Double(i) }
-        if case .double(let d) = v { return d }
-        throw fail(key, "a number")
-    }
-    func strings(_ key: String) throws -> [String]? {
-        guard let v = object[key], !v.isNull else { return nil }
-        guard let items = v.arrayValue else { throw fail(key, "a list of strings") }
-        return try items.map { item in
-            guard let s = item.stringValue else { throw fail(key, "a list of strings") }
-            return s
-        }
-    }
-    /// A nested section whose keys must all be in `allowed`: a misspelt key is an error at start, never a
-    /// silently kept default.
-    func object(_ key: String, allowing allowed: Set<String>) throws -> FieldReader? {
-        guard let section = try object(key) else { return nil }
-        if let unknown = section.object.keys.first(where: { !allowed.contains($0) }) {
-            throw ConfigurationLoader.Failure("unknown config key \"\(name(key)).\(unknown)\"")
-        }
-        return section
-    }
-
-    func object(_ key: String) throws -> FieldReader? {
-        guard let v = object[key], !v.isNull else { return nil }
-        guard let o = v.objectValue else { throw fail(key, "an object") }
-        return FieldReader(object: o, path: name(key))
     }
 }

@@ -1,6 +1,5 @@
 import AuthCore
-import ProviderAnonymous
-import ProviderApple
+import WireFormats
 
 /// Everything an operator can set. Defaults give a working single-machine gateway on 127.0.0.1:9099 with an
 /// embedded SQLite file and generated keys. Every key is documented in the README's configuration table.
@@ -33,13 +32,12 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var allowDuplicateEmails = false
     /// Hosts (and their subdomains) a redirect sign-in may return the user to (`continueUri`).
     public var authorizedDomains = ["localhost"]
-    public var anonymous = AnonymousProvider.Configuration()
-    public var anonymousCleanup = AnonymousCleanupSettings()
-    /// Sign in with Apple (the `apple` section).
-    public var apple = AppleConfiguration()
     public var http = HTTPSettings()
-    /// Email/password accounts, email links and mail delivery.
-    public var email = EmailSettings()
+    /// The plugins' sections of the config file, by section name (`apple`, `email`, `anonymous`), as written.
+    /// Each plugin's factory parses and validates its own section at start-up; the gateway never reads them.
+    public var pluginSections: [String: JSONObject] = [:]
+    /// The `GATEHOUSE_*` environment variables, where plugins read their secrets from.
+    public var environment: [String: String] = [:]
     public var logLevel = LogLevel.info
     /// Emulator mode: a drop-in for the Firebase Auth Emulator (admin `Bearer owner` from anywhere).
     public var emulator = false
@@ -48,17 +46,35 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
     public init() {}
 
+    /// Sets one value of a plugin's section by its dotted key (`"email.smtp.url"`), as a config file would:
+    /// tests and tools configure plugins through the same path the file takes.
+    public mutating func setPluginValue(_ dottedKey: String, _ value: JSONValue) {
+        let path = dottedKey.split(separator: ".").map(String.init)
+        guard let section = path.first else { return }
+        pluginSections[section] = Self.setting(Array(path.dropFirst()), to: value, in: pluginSections[section] ?? JSONObject())
+    }
+
+    private static func setting(_ path: [String], to value: JSONValue, in object: JSONObject) -> JSONObject {
+        guard let key = path.first else { return object }
+        var object = object
+        if path.count == 1 {
+            object[key] = value
+        } else {
+            object[key] = .object(setting(Array(path.dropFirst()), to: value, in: object[key]?.objectValue ?? JSONObject()))
+        }
+        return object
+    }
+
+    /// The gateway's base URL for links it builds: `publicUrl` (without a trailing slash), else from host and port.
+    public var publicBaseURL: String {
+        publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+    }
+
     public var tokenSettings: TokenSettings {
         TokenSettings(projectId: projectId, issuer: issuer, idTokenLifetime: idTokenLifetimeSeconds,
                       keyCacheMaxAge: keyCacheMaxAgeSeconds, clockSkew: clockSkewSeconds)
     }
-}
-
-public struct AnonymousCleanupSettings: Sendable, Equatable {
-    public var enabled = false
-    public var maxAgeDays: Int64 = 30
-    public var intervalSeconds: Int64 = 3600
-    public init() {}
 }
 
 public struct HTTPSettings: Sendable, Equatable {

@@ -1,5 +1,7 @@
+import Crypto
 import AuthCore
-import ProviderEmail
+import ProviderKit
+import WireFormats
 
 /// Issues an OOB code, builds its action link, and either returns the link (admin `returnOobLink`) or queues
 /// the email. In emulator mode every code is also listed for `/emulator/v1/projects/{p}/oobCodes`.
@@ -16,19 +18,20 @@ enum ActionEmail {
         let link = email.links.link(payload.type, code: code, apiKey: apiKey, continueUrl: payload.continueUrl, lang: lang)
         email.emulatorLog?.record(.init(email: recipient, requestType: payload.type.rawValue, oobCode: code, oobLink: link))
         if send {
-            let rendered = email.templates.render(payload.type, locale: lang, link: link, email: payload.email,
-                                                  newEmail: payload.newEmail)
-            try await email.outbox.enqueue(
-                to: recipient,
-                RenderedEmailParts(kind: payload.type.rawValue, subject: rendered.subject, text: rendered.text, html: rendered.html),
-                expiresAt: expiresAt)
+            let mail = try email.requireAccounts().composeActionMail(payload.type, locale: lang, link: link,
+                                                                     email: payload.email, newEmail: payload.newEmail)
+            let message = OutgoingMessage(channel: .email, recipient: recipient, kind: payload.type.rawValue,
+                                          subject: mail.subject, text: mail.text, html: mail.html,
+                                          ttlSeconds: payload.type.lifetimeSeconds,
+                                          id: SecureRandom.alphanumeric(length: 22))
+            try await email.outbox.enqueue(message, expiresAt: expiresAt)
         }
         return Issued(code: code, link: link)
     }
 
     /// The API key to put into links: the caller's, else the first configured one (admin requests have none).
     static func apiKey(_ services: GatewayServices, _ context: OperationContext) -> String {
-        QueryString.value("key", in: context.request.query) ?? services.configuration.apiKeys.first ?? "gatehouse"
+        FormURLEncoding.value(named: "key", in: context.request.query) ?? services.configuration.apiKeys.first ?? "gatehouse"
     }
 
     /// The language for templates and links: `X-Firebase-Locale`, which is what the SDKs send for

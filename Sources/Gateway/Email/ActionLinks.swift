@@ -2,7 +2,8 @@ import Synchronization
 import AuthCore
 import Foundation
 import Outbound
-import ProviderEmail
+import ProviderKit
+import WireFormats
 
 /// Builds action links (`<actionUrl>?mode=&oobCode=&apiKey=&lang=&continueUrl=`, the shape the Firebase SDKs
 /// parse) and checks the `continueUrl` a client asks to return to.
@@ -17,12 +18,11 @@ struct ActionLinks: Sendable {
 
     static let path = "/__/auth/action"
 
-    init(settings: EmailSettings, configuration: GatewayConfiguration) {
-        let base = configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-            ?? "http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(configuration.port)"
-        actionUrl = settings.actionUrl ?? base + Self.path
+    /// - Parameter actionUrl: the email plugin's `actionUrl` setting, if any.
+    init(actionUrl configured: String?, configuration: GatewayConfiguration) {
+        actionUrl = configured ?? configuration.publicBaseURL + Self.path
         var domains = Set(configuration.authorizedDomains.map { $0.lowercased() })
-        for url in [configuration.publicURL, settings.actionUrl].compactMap({ $0 }) {
+        for url in [configuration.publicURL, configured].compactMap({ $0 }) {
             if let host = URLComponents(string: url)?.host?.lowercased() { domains.insert(host) }
         }
         authorizedDomains = domains

@@ -1,5 +1,6 @@
+import WireFormats
 import HTTP
-import ProviderEmail
+import ProviderKit
 
 /// The action page's HTML: plain forms and links, no JavaScript, in English or Persian (right to left).
 /// The page carries a live code in its URL, so it is never cached, framed, or sent as a referrer.

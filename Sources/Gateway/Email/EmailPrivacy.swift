@@ -1,5 +1,6 @@
 import AuthCore
 import Storage
+import WireFormats
 
 /// The "improved email privacy" (email enumeration protection) switch: the config file gives the default,
 /// an admin can change it at run time through the project config (`emailPrivacyConfig`), stored as a

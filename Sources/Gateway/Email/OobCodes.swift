@@ -1,12 +1,13 @@
 import AuthCore
 import Crypto
-import ProviderEmail
+import ProviderKit
 import Storage
+import WireFormats
 
 /// Out-of-band codes: random, single use, expiring, and stored only as their SHA-256 (one-time tokens of
 /// kind `oob`), so a database dump reveals no usable link.
 struct OobCodes: Sendable {
-    static let kind = "oob"
+    static let kind = StoredKinds.oobCode
 
     let store: any UserStore
     let time: any TimeSource

@@ -1,5 +1,7 @@
 import AuthCore
 import Crypto
+import WireFormats
+import ProviderKit
 
 /// Emulator mode only: accepts the fake IdP credentials the Firebase Auth Emulator accepts, for any provider id
 /// — an `id_token` (or `access_token`) that is either JSON claims or an unsigned/unchecked JWT.

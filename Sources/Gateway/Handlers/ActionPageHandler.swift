@@ -1,7 +1,8 @@
 import AuthCore
 import HTTP
 import Outbound
-import ProviderEmail
+import ProviderKit
+import WireFormats
 
 /// The page action links open (`GET /__/auth/action`, like Firebase Hosting's): shows the confirm button of
 /// an email verification and the password-reset form, handles both (`POST`), and sends email sign-in links
@@ -12,7 +13,7 @@ enum ActionPageHandler {
     static func show(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let query = FormURLEncoding.decode(context.request.query ?? "")
         func value(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
-        let lang = EmailTemplates.language(value("lang"))
+        let lang = BuiltInLanguage.of(value("lang"))
         let s = ActionPageHTML.strings(lang)
         let code = value("oobCode")
         guard let mode = value("mode").flatMap(OobRequestType.init(mode:)) else {
@@ -53,7 +54,7 @@ enum ActionPageHandler {
     /// The submission of the reset form or of the verification's confirm button.
     static func submit(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
-        let lang = EmailTemplates.language(try body.string("lang"))
+        let lang = BuiltInLanguage.of(try body.string("lang"))
         let s = ActionPageHTML.strings(lang)
         let code = try body.string("oobCode")
         guard let mode = try body.string("mode").flatMap(OobRequestType.init(mode:)), mode != .emailSignIn, let code else {
@@ -90,19 +91,5 @@ enum ActionPageHandler {
     private static func failure(_ error: AuthError, lang: String) -> HTTPResponse {
         let s = ActionPageHTML.strings(lang)
         return ActionPageHTML.page(lang: lang, title: s.invalidLink, body: "<p>\(error.code.rawValue)</p>", status: 400)
-    }
-}
-
-/// `GET /emulator/v1/projects/{p}/oobCodes` (emulator mode): every code issued since start.
-enum EmulatorOobCodesHandler {
-    static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
-        if let project = context.parameters["projectId"], project != services.configuration.projectId {
-            throw AuthError(.configurationNotFound)
-        }
-        let entries = services.email.emulatorLog?.all ?? []
-        return .json(["oobCodes": .array(entries.map { entry in
-            .object(["email": .string(entry.email), "oobCode": .string(entry.oobCode), "oobLink": .string(entry.oobLink),
-                     "requestType": .string(entry.requestType)])
-        })])
     }
 }

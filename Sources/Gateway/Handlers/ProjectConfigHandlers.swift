@@ -1,5 +1,6 @@
 import AuthCore
 import Storage
+import WireFormats
 
 /// The project config resource (`GET/PATCH /v2/projects/{p}/config`, admin) and the emulator's utility routes
 /// (`/emulator/v1/projects/{p}/config`, `DELETE /emulator/v1/projects/{p}/accounts`, emulator mode only).
@@ -15,7 +16,7 @@ enum ProjectConfigHandlers {
     /// means "every field in the body", as in Google's APIs). The whole body is validated first.
     static func update(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         try checkProject(services, context)
-        let mask = QueryString.value("updateMask", in: context.request.query)?
+        let mask = FormURLEncoding.value(named: "updateMask", in: context.request.query)?
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var allowDuplicateEmails: Bool?
         let emailPrivacy = try EmailPrivacy.requested(in: context.body)

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import HTTP
+import WireFormats
 
 /// Publishes the ID-token verification keys where Firebase's verifiers look for them (with the host as the
 /// first path segment): the x509 map firebase-admin reads, a JWKS, and OpenID discovery.
@@ -47,33 +48,5 @@ enum PublicKeyHandlers {
     static func publicBaseURL(_ configuration: GatewayConfiguration, _ request: HTTPRequest) -> String {
         if let url = configuration.publicURL { return url.hasSuffix("/") ? String(url.dropLast()) : url }
         return "http://\(request.headers["host"] ?? "\(configuration.host):\(configuration.port)")"
-    }
-}
-
-/// `GET /`, `/healthz`, `/readyz`.
-enum StatusHandlers {
-    static let version = "0.1.0"
-
-    static func status(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
-        // `authEmulator` is the shape Firebase tooling probes for; `gatehouse` says what is really answering.
-        // `mail` makes delivery trouble visible: counts only, never addresses.
-        let outbox = services.email.outbox
-        let mail: JSONObject = ["sent": .int(Int64(outbox.sent.load(ordering: .relaxed))),
-                                "failedAttempts": .int(Int64(outbox.failedAttempts.load(ordering: .relaxed))),
-                                "abandoned": .int(Int64(outbox.abandoned.load(ordering: .relaxed))),
-                                "queued": .int(Int64(outbox.queuedCount))]
-        return .json(["authEmulator": ["ready": .bool(services.readiness.isReady)],
-                      "gatehouse": ["ready": .bool(services.readiness.isReady), "version": .string(version),
-                                    "projectId": .string(services.configuration.projectId),
-                                    "emulator": .bool(services.configuration.emulator)],
-                      "mail": .object(mail)])
-    }
-
-    static func healthz(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
-        .json(["status": "ok"])
-    }
-
-    static func readyz(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
-        services.readiness.isReady ? .json(["status": "ready"]) : .json(["status": "not ready"], status: 503)
     }
 }

@@ -1,6 +1,7 @@
 import AuthCore
-import ProviderEmail
+import ProviderKit
 import Storage
+import WireFormats
 
 /// `accounts:resetPassword`: without `newPassword` it tells what a code is for (without using it up, as
 /// the SDKs' `checkActionCode` needs); with it, it sets the new password. Proving the mailbox also verifies
@@ -27,11 +28,12 @@ enum ResetPasswordHandler {
     /// one transaction.
     static func reset(_ services: GatewayServices, code: String?, newPassword: String) async throws -> OobCodes.Payload {
         let email = services.email
-        guard email.provider.isEnabled else { throw AuthError(.passwordLoginDisabled) }
+        let accounts = try services.email.requireAccounts()
+        guard accounts.isEnabled else { throw AuthError(.passwordLoginDisabled) }
         let peeked = try await email.codes.peek(code)
         guard peeked.type == .passwordReset else { throw AuthError(.invalidOobCode) }
-        let password = try email.provider.policy.check(newPassword)
-        let credential = try await email.passwords.hash(password)
+        let password = try accounts.checkPassword(newPassword)
+        let credential = try await accounts.hash(password)
         let now = services.time.nowMilliseconds
         return try await services.store.write { tx in
             let payload = try email.codes.take(code, types: [.passwordReset], in: tx)

@@ -1,5 +1,7 @@
 import AuthCore
 import Linking
+import WireFormats
+import ProviderKit
 
 /// `accounts:signInWithIdp` (legacy `verifyAssertion`): federated sign-in, sign-up, linking (with an ID token)
 /// and reauthentication, including Firebase's credential-already-in-use flow with a pending token.
@@ -17,7 +19,9 @@ enum SignInWithIdpHandler {
         }
         let identity = try await verifiedIdentity(request, services, context)
         let policy = try await services.projectSettings.linkingPolicy()
-        let outcome = try await services.linking.resolve(identity, intent: intent, policy: policy)
+        let outcome = try await services.linking.resolve(
+            .init(credential: .federated(identity), intent: intent, returnIdpCredential: request.returnIdpCredential),
+            policy: policy)
         var response = IdpResponse.base(identity)
         switch outcome {
         case .session(let user, let identities, let isNewUser):
@@ -36,8 +40,7 @@ enum SignInWithIdpHandler {
             response["localId"] = .string(localId)
             response["verifiedProvider"] = .array(providers.map(JSONValue.string))
             response["pendingToken"] = .string(try await services.pendingCredentials.issue(for: identity))
-        case .conflict(let code):
-            guard request.returnIdpCredential else { throw AuthError(code) }
+        case .conflictInBody(let code):
             response["errorMessage"] = .string(code.rawValue)
             response["pendingToken"] = .string(try await services.pendingCredentials.issue(for: identity))
         }

@@ -1,6 +1,7 @@
 import AuthCore
-import ProviderEmail
+import ProviderKit
 import Storage
+import WireFormats
 
 /// `accounts:signInWithPassword` (legacy `verifyPassword`).
 ///
@@ -12,27 +13,28 @@ enum SignInWithPasswordHandler {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
         let email = services.email
-        guard email.provider.isEnabled else { throw AuthError(.passwordLoginDisabled) }
+        let accounts = try services.email.requireAccounts()
+        guard accounts.isEnabled else { throw AuthError(.passwordLoginDisabled) }
         let address = try EmailAddress.require(try body.string("email"))
         guard let password = try body.string("password") else { throw AuthError(.missingPassword) }
-        let private_ = try await email.privacy.isOn()
-        guard email.provider.beginPasswordAttempt(localId: address) else { throw AuthError(.tooManyAttemptsTryLater) }
+        let privacy = try await email.privacy.isOn()
+        guard accounts.beginPasswordAttempt(account: address) else { throw AuthError(.tooManyAttemptsTryLater) }
         let found = try await services.store.read { tx in try tx.user(email: address) }
-        if !private_ {
+        if !privacy {
             guard let found else { throw AuthError(.emailNotFound) }
             guard !found.disabled else { throw AuthError.userDisabled }
         }
-        guard try await email.passwords.verify(password, against: found?.password), let user = found else {
-            throw AuthError(private_ ? .invalidLoginCredentials : .invalidPassword)
+        guard try await accounts.verify(password, against: found?.password), let user = found else {
+            throw AuthError(privacy ? .invalidLoginCredentials : .invalidPassword)
         }
-        email.provider.passwordAttemptSucceeded(localId: address)
+        accounts.passwordAttemptSucceeded(account: address)
         guard !user.disabled else { throw AuthError.userDisabled }
         let rehashed = try await user.password.asyncMap { credential in
-            email.passwords.needsRehash(credential) ? try await email.passwords.hash(password) : nil
+            accounts.needsRehash(credential) ? try await accounts.hash(password) : nil
         } ?? nil
         let now = services.time.nowMilliseconds
         let (signedIn, identities) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity]) in
-            guard var current = try tx.user(localId: user.localId) else { throw AuthError(private_ ? .invalidLoginCredentials : .emailNotFound) }
+            guard var current = try tx.user(localId: user.localId) else { throw AuthError(privacy ? .invalidLoginCredentials : .emailNotFound) }
             current.lastLoginAt = now
             if let rehashed, current.password == user.password { current.password = rehashed }
             try tx.updateUser(current)

@@ -1,4 +1,5 @@
 import AuthCore
+import ProviderKit
 import Storage
 
 /// Periodic work: reloading signing keys (so a `gateway keys rotate` run elsewhere is picked up, and every
@@ -21,10 +22,16 @@ enum BackgroundJobs {
     /// Deletes anonymous accounts that never upgraded (no email, phone, password or linked identity) and are
     /// older than the configured age, in small batches so the database is never locked for long.
     static func anonymousCleanupLoop(_ services: GatewayServices) async {
-        let settings = services.configuration.anonymousCleanup
-        guard settings.enabled else { return }
+        guard let settings = services.providers.provider(.anonymous, as: (any AbandonedAccountCleanup).self)?
+            .abandonedAccountPolicy else { return }
         while !Task.isCancelled {
-            let deleted = (try? await deleteAbandonedAnonymousUsers(services, olderThanDays: settings.maxAgeDays)) ?? 0
+            let deleted: Int
+            do {
+                deleted = try await deleteAbandonedAnonymousUsers(services, olderThanDays: settings.maxAgeDays)
+            } catch {
+                services.logger.error("anonymous clean-up failed", [("error", .string(String(describing: error)))])
+                deleted = 0
+            }
             if deleted > 0 { services.logger.info("anonymous accounts deleted", [("count", .int(Int64(deleted)))]) }
             try? await Task.sleep(for: .seconds(Double(max(1, settings.intervalSeconds))))
             if Task.isCancelled { return }

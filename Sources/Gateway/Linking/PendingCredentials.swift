@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Storage
+import WireFormats
 
 /// The *updated credential* of Firebase's credential-already-in-use flow: a single-use token that stands for
 /// an identity the gateway has already verified, so the client can sign in with it later without the
@@ -8,21 +9,28 @@ import Storage
 ///
 /// Stored only as a SHA-256 hash, bound to the project, expiring after `lifetime`, deleted when used.
 struct PendingCredentials: Sendable {
-    static let kind = "pending"
+    static let kind = StoredKinds.pendingCredential
     static let prefix = "ghp."
-    static let sealingPurpose = "gatehouse.pending-credential.v1"
+    static let sealingPurpose = SealingPurposes.pendingCredential
 
     let store: any UserStore
     let sealer: Sealer
     let time: any TimeSource
     let projectId: String
+    /// Where a secret that could not be sealed is reported (the identity is kept without it).
+    var logger: Logger?
     /// Milliseconds.
     let lifetime: Int64 = 10 * 60 * 1000
 
     func issue(for identity: VerifiedIdentity) async throws -> String {
         let token = Self.prefix + SecureRandom.token(byteCount: 32)
         let now = time.nowMilliseconds
-        var payload = IdentityCoding.encode(identity, sealer: sealer)
+        var payload = IdentityCoding.encode(identity, sealer: sealer) { error in
+            // Without its sealed secrets the identity still signs in; only what needs them (Apple's revocation
+            // on account deletion) is lost, and an operator must hear of it.
+            logger?.error("provider secrets could not be sealed; the identity is kept without them",
+                          [("provider", .string(identity.providerId.rawValue)), ("error", .string(String(describing: error)))])
+        }
         payload["projectId"] = .string(projectId)
         // The payload holds the provider's credential (e.g. Apple's ID token) and profile: sealed at rest.
         let sealed = try sealer.seal(JSONSerializer.bytes(.object(payload)), purpose: Self.sealingPurpose)
@@ -61,9 +69,11 @@ struct PendingCredentials: Sendable {
 
 /// Serialises a verified identity for short-term storage; provider secrets stay sealed.
 enum IdentityCoding {
-    static let secretsPurpose = "gatehouse.provider-secrets.v1"
+    static let secretsPurpose = SealingPurposes.providerSecrets
 
-    static func encode(_ identity: VerifiedIdentity, sealer: Sealer) -> JSONObject {
+    /// - Parameter sealingFailed: told when the secrets cannot be sealed; they are then left out.
+    static func encode(_ identity: VerifiedIdentity, sealer: Sealer,
+                       sealingFailed: (any Error) -> Void) -> JSONObject {
         var o: JSONObject = ["providerId": .string(identity.providerId.rawValue), "subject": .string(identity.subject)]
         if let email = identity.email {
             o["email"] = .string(email.address)
@@ -74,8 +84,12 @@ enum IdentityCoding {
         o.set("screenName", identity.screenName)
         o.set("rawUserInfo", identity.rawUserInfo)
         o["echoed"] = .object(JSONObject(identity.echoedCredential.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
-        if !identity.secrets.isEmpty, let sealed = try? sealer.seal(secretsBytes(identity.secrets), purpose: secretsPurpose) {
-            o["secrets"] = .string(Base64URL.encode(sealed))
+        if !identity.secrets.isEmpty {
+            do {
+                o["secrets"] = .string(Base64URL.encode(try sealer.seal(secretsBytes(identity.secrets), purpose: secretsPurpose)))
+            } catch {
+                sealingFailed(error)
+            }
         }
         return o
     }
@@ -92,16 +106,20 @@ enum IdentityCoding {
         }
         var echoed: [String: String] = [:]
         for (key, value) in o["echoed"]?.objectValue ?? JSONObject() { echoed[key] = value.stringValue }
-        var secrets: [String: String] = [:]
-        if let sealed = o["secrets"]?.stringValue.flatMap(Base64URL.decode),
-           let plain = try? sealer.open(sealed, purpose: secretsPurpose),
-           case .object(let map)? = try? JSONParser.parse(plain) {
-            for (key, value) in map { secrets[key] = value.stringValue }
-        }
+        let secrets = o["secrets"]?.stringValue.flatMap(Base64URL.decode).flatMap { openSecrets($0, sealer: sealer) } ?? [:]
         return VerifiedIdentity(providerId: ProviderID(provider), subject: subject, email: email,
                                 displayName: o["displayName"]?.stringValue, photoUrl: o["photoUrl"]?.stringValue,
                                 screenName: o["screenName"]?.stringValue, rawUserInfo: o["rawUserInfo"]?.stringValue,
                                 echoedCredential: echoed, secrets: secrets)
+    }
+
+    /// Opens secrets sealed by `encode` or stored with an identity; nil when they cannot be opened.
+    static func openSecrets(_ sealed: [UInt8], sealer: Sealer) -> [String: String]? {
+        guard let plain = try? sealer.open(sealed, purpose: secretsPurpose),
+              case .object(let map)? = try? JSONParser.parse(plain) else { return nil }
+        var secrets: [String: String] = [:]
+        for (key, value) in map { secrets[key] = value.stringValue }
+        return secrets
     }
 
     static func secretsBytes(_ secrets: [String: String]) -> [UInt8] {

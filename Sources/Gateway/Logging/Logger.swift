@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Synchronization
+import WireFormats
 
 /// Structured JSON logs, one object per line on stdout.
 ///

@@ -1,6 +1,7 @@
 import AuthCore
 import HTTP
 import Outbound
+import WireFormats
 
 /// `POST /__/auth/handler`: the return URL registered at the provider. The provider posts its answer here
 /// (`response_mode=form_post`: `code`, `id_token`, `state`, first-time `user`, or `error`); the gateway hands it

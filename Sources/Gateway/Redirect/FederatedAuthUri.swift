@@ -1,19 +1,29 @@
 import AuthCore
 import Crypto
 import Foundation
+import WireFormats
+import ProviderKit
+
+/// `accounts:createAuthUri` (legacy `createAuthUri`), parsed before any I/O into the variant Firebase dispatches
+/// on: with a `providerId` it starts a redirect sign-in (`FederatedAuthUri`); without one it is the email lookup
+/// (`fetchSignInMethodsForEmail`, `SignInMethodsLookup`).
+enum CreateAuthUriHandler {
+    static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
+        if let providerId = try context.body.string("providerId")?.lowercased(), !providerId.isEmpty {
+            return try await FederatedAuthUri.handle(providerId: providerId, services, context)
+        }
+        return try await SignInMethodsLookup.handle(services, context)
+    }
+}
 
 /// `accounts:createAuthUri` with a `providerId`: starts a redirect sign-in for any provider that supports it
-/// (`RedirectSignIn`) and answers Firebase's `{authUri, providerId, sessionId}`. Without a `providerId` it is
-/// the email lookup (`fetchSignInMethodsForEmail`), answered by `SignInMethodsLookup`.
+/// (`RedirectSignIn`) and answers Firebase's `{authUri, providerId, sessionId}`.
 enum FederatedAuthUri {
     /// The gateway's return URL that providers post back to (register it at the provider).
     static let handlerPath = "/__/auth/handler"
 
-    static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
+    static func handle(providerId: String, _ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
-        guard let providerId = try body.string("providerId")?.lowercased(), !providerId.isEmpty else {
-            return try await SignInMethodsLookup.handle(services, context)
-        }
         guard let provider = services.providers.provider(ProviderID(providerId), as: (any RedirectSignIn).self) else {
             throw AuthError(.invalidProviderId, "The redirect flow is not available for \(providerId)")
         }

@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import ProviderKit
 
 /// The end of a redirect sign-in inside `signInWithIdp`: the request carries the `sessionId` from
 /// `createAuthUri` and, in its `requestUri`, the parameters the handler forwarded. The session is closed on the

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Storage
+import WireFormats
 
 /// The server side of a redirect sign-in (web `signInWithRedirect`, Android `FederatedOAuthProvider`):
 /// `createAuthUri` opens a session holding the state and raw nonce it sent to the provider; the provider's form
@@ -10,8 +11,8 @@ import Storage
 /// Both records are one-time tokens stored by hash: a session can be completed once, and a leaked database
 /// row does not reveal a usable session id or state.
 struct RedirectSessions: Sendable {
-    static let sessionKind = "redirect.session"
-    static let stateKind = "redirect.state"
+    static let sessionKind = StoredKinds.redirectSession
+    static let stateKind = StoredKinds.redirectState
     /// Apple's codes live 5 minutes; the user may also dawdle on the provider's page.
     static let lifetime: Int64 = 15 * 60 * 1000
 

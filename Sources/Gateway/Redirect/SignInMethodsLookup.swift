@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import WireFormats
 
 /// `accounts:createAuthUri` without a provider: which sign-in methods the account with this email has
 /// (`fetchSignInMethodsForEmail`), as the Firebase emulator answers it — or nothing with improved email privacy.

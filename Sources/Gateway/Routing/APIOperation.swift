@@ -39,8 +39,11 @@ enum APIOperation: String, CaseIterable, Sendable {
     case jwks = "gatehouse.publicKeys.jwks"
     case openIDConfiguration = "gatehouse.openidConfiguration"
     case issuerOpenIDConfiguration = "gatehouse.issuerOpenidConfiguration"
-    // Federated sign-in plumbing: the redirect flow's return URL and Apple's server-to-server events
+    // Federated sign-in plumbing: the redirect flow's return URL, providers' own endpoints (server-to-server
+    // events, pages), and the older path of Apple's notifications (an alias of the events route)
     case authHandler = "gatehouse.auth.handler"
+    case providerEvents = "gatehouse.providers.events"
+    case providerPage = "gatehouse.providers.page"
     case appleNotifications = "gatehouse.apple.notifications"
     // Operations
     case status = "gatehouse.status"

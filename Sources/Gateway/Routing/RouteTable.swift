@@ -1,3 +1,4 @@
+import WireFormats
 /// Maps (method, path) to an operation. Paths are matched segment by segment; `{name}` captures a segment.
 ///
 /// The table is data, not a growing `switch`: adding an endpoint is one line here, one handler, and one
@@ -80,20 +81,10 @@ struct RouteTable: Sendable {
 
 extension String {
     /// Percent-decodes a path segment (`securetoken%40system...` is the same path as `securetoken@system...`);
-    /// invalid escapes leave the segment unchanged, so such a path simply matches nothing.
+    /// invalid escapes stay literal, and a segment that does not decode to UTF-8 is left unchanged, so such a
+    /// path simply matches nothing.
     func removingPercentEncodingSafely() -> String {
         guard contains("%") else { return self }
-        var bytes: [UInt8] = []
-        var iterator = Array(utf8)[...]
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "%"), iterator.count >= 2,
-               let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                iterator = iterator.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self) ?? self
+        return String(validating: PercentEncoding.decode(utf8, plusIsSpace: false), as: UTF8.self) ?? self
     }
 }

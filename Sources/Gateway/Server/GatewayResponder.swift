@@ -2,6 +2,8 @@ import AuthCore
 import Crypto
 import HTTP
 import Storage
+import WireFormats
+import ProviderKit
 
 /// Turns an HTTP request into an HTTP response: CORS, routing, caller authentication, body decoding, the
 /// operation's handler, error rendering and the access log. The only place where errors become wire bytes.
@@ -76,6 +78,8 @@ struct GatewayResponder: Sendable {
 
     private func decodeBody(_ request: HTTPRequest, operation: APIOperation) throws -> RequestBody {
         guard request.method == "POST" || request.method == "PATCH" else { return .empty }
+        // Providers verify their callbacks over the exact bytes (OperationContext.request.body); nothing is parsed.
+        if operation == .providerEvents || operation == .appleNotifications { return .empty }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         if (operation == .token || operation == .authHandler || operation == .actionPageSubmit)
             && contentType.hasPrefix("application/x-www-form-urlencoded") {

@@ -2,25 +2,8 @@ import AuthCore
 import HTTP
 import Storage
 import Synchronization
-
-/// What every operation handler may use. Built once at start-up by `GatewayApp`.
-struct GatewayServices: Sendable {
-    let configuration: GatewayConfiguration
-    let store: any UserStore
-    let sessions: SessionService
-    let keyRing: KeyRing
-    let providers: ProviderRegistry
-    let time: any TimeSource
-    let logger: Logger
-    let readiness: Readiness
-    let projectSettings: ProjectSettings
-    let linking: LinkingService
-    let pendingCredentials: PendingCredentials
-    /// Present only in emulator mode: accepts fake IdP credentials for any provider.
-    let emulatorVerifier: EmulatorIdpVerifier?
-    /// Email/password accounts, OOB codes and mail delivery.
-    let email: EmailServices
-}
+import WireFormats
+import ProviderKit
 
 /// One request, decoded: the body, the caller, path parameters and the client address.
 struct OperationContext: Sendable {

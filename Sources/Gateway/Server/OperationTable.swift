@@ -11,16 +11,17 @@ enum OperationTable {
         case .adminDelete: return AccountHandlers.adminDelete
         case .signInWithIdp: return SignInWithIdpHandler.handle
         case .signInWithPassword: return SignInWithPasswordHandler.handle
-        case .sendOobCode, .adminSendOobCode: return SendOobCodeHandler.handle
+        case .sendOobCode, .adminSendOobCode: return SendOobCode.handle
         case .resetPassword: return ResetPasswordHandler.handle
-        case .signInWithEmailLink: return EmailLinkSignInHandler.handle
+        case .signInWithEmailLink: return EmailLinkSignIn.handle
         case .actionPage: return ActionPageHandler.show
         case .actionPageSubmit: return ActionPageHandler.submit
         case .emulatorOobCodes: return EmulatorOobCodesHandler.handle
-        case .createAuthUri: return FederatedAuthUri.handle
+        case .createAuthUri: return CreateAuthUriHandler.handle
         case .revokeToken: return RevokeTokenHandler.handle
         case .authHandler: return AuthHandlerEndpoint.handle
-        case .appleNotifications: return AppleNotificationHandler.handle
+        case .providerEvents, .appleNotifications: return ProviderEndpointHandlers.events
+        case .providerPage: return ProviderEndpointHandlers.page
         case .getProjectConfig, .emulatorGetConfig: return ProjectConfigHandlers.get
         case .updateProjectConfig, .emulatorUpdateConfig: return ProjectConfigHandlers.update
         case .emulatorDeleteAccounts: return ProjectConfigHandlers.deleteAllAccounts

@@ -1,6 +1,7 @@
 import AuthCore
 import Linking
 import Storage
+import WireFormats
 
 /// Project settings that admins change at run time (Firebase's `projects/{p}/config`). They live in the store
 /// so every instance sharing a database applies the same rules; the config file gives the defaults.

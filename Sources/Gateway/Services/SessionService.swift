@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Storage
+import WireFormats
 
 /// Issues and checks sessions: ID tokens (stateless, RS256) and refresh tokens (opaque, sealed to this
 /// project, stored as hashes; see `RefreshTokens`).
@@ -49,6 +50,13 @@ struct SessionService: Sendable {
     func startSession(for user: UserRecord, identities: [ProviderIdentity], signInProvider: String) async throws -> Issued {
         let (refreshToken, record) = try newRefreshToken(localId: user.localId, signInProvider: signInProvider)
         try await store.write { tx in try tx.insertRefreshToken(record) }
+        return try issued(refreshToken: refreshToken, for: user, identities: identities, signInProvider: signInProvider)
+    }
+
+    /// The session for a refresh token the caller already stored (in the transaction that created the user or
+    /// made the change), with a fresh ID token.
+    func issued(refreshToken: String, for user: UserRecord, identities: [ProviderIdentity],
+                signInProvider: String) throws -> Issued {
         let idToken = try idToken(for: user, identities: identities, signInProvider: signInProvider, extraClaims: nil)
         return Issued(idToken: idToken, refreshToken: refreshToken, expiresIn: lifetime)
     }

@@ -2,6 +2,7 @@ import AuthCore
 import Crypto
 import Foundation
 import Storage
+import WireFormats
 
 /// Creates, rotates and loads token-signing keys. Keys live in the store (private halves sealed under the
 /// master key), so every instance sharing a database signs with the same key and publishes the same set.

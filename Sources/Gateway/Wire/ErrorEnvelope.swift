@@ -1,5 +1,6 @@
 import AuthCore
 import HTTP
+import WireFormats
 
 /// The one place that turns errors into Google's error envelope:
 /// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message","reason","domain"}],"status"?}}`.
@@ -39,7 +40,8 @@ enum ErrorEnvelope {
         }
     }
 
-    /// For HTTP statuses decided by the transport (413, 431, ...), still in Google's shape.
+    /// For statuses the gateway decides outside Firebase's codes (503 while the store is unavailable, 500), still
+    /// in Google's shape.
     static func render(httpStatus: Int, message: String) -> JSONObject {
         envelope(code: httpStatus, message: message, reason: "invalid", status: nil)
     }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Outbound
+import WireFormats
 
 /// A decoded `accounts:signInWithIdp` request.
 ///
@@ -13,7 +14,6 @@ struct IdpRequest: Sendable {
     let idToken: String?
     let pendingToken: String?
     let returnIdpCredential: Bool
-    let returnSecureToken: Bool
     let autoCreate: Bool
     let sessionId: String?
 
@@ -36,7 +36,8 @@ struct IdpRequest: Sendable {
         self.idToken = try body.string("idToken").flatMap { $0.isEmpty ? nil : $0 }
         self.pendingToken = try body.string("pendingToken").flatMap { $0.isEmpty ? nil : $0 }
         self.returnIdpCredential = try body.bool("returnIdpCredential") ?? false
-        self.returnSecureToken = try body.bool("returnSecureToken") ?? true
+        // Firebase always returns tokens; the flag is still type-checked like any known field.
+        _ = try body.bool("returnSecureToken")
         self.autoCreate = try body.bool("autoCreate") ?? true
         self.sessionId = try body.string("sessionId")
     }

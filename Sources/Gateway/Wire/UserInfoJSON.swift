@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import WireFormats
 
 /// Renders a stored user as Firebase's `UserInfo` (what `accounts:lookup` returns), with Firebase's mixed
 /// units: `validSince` in seconds as a string, `createdAt`/`lastLoginAt` in milliseconds as strings,

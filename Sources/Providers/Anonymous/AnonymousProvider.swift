@@ -1,19 +1,24 @@
 import AuthCore
+import ProviderKit
 
 /// Anonymous sign-in: creates accounts with no credential at all.
 ///
 /// Because it needs nothing from the client it is the cheapest thing to abuse (bots creating millions of
 /// junk accounts), so sign-ups are rate-limited per client IP, and the method can be switched off, in which
 /// case Firebase answers `ADMIN_ONLY_OPERATION`.
-public struct AnonymousProvider: CredentialFreeSignUp {
+public struct AnonymousProvider: CredentialFreeSignUp, AbandonedAccountCleanup {
     public struct Configuration: Sendable, Equatable {
         public var enabled: Bool
         /// Sign-ups allowed per client IP per hour; 0 disables the limit.
         public var signUpsPerIPPerHour: Int
 
-        public init(enabled: Bool = true, signUpsPerIPPerHour: Int = 300) {
+        /// Delete anonymous accounts that never upgraded (off by default).
+        public var cleanup: AbandonedAccountPolicy?
+
+        public init(enabled: Bool = true, signUpsPerIPPerHour: Int = 300, cleanup: AbandonedAccountPolicy? = nil) {
             self.enabled = enabled
             self.signUpsPerIPPerHour = signUpsPerIPPerHour
+            self.cleanup = cleanup
         }
     }
 
@@ -31,6 +36,8 @@ public struct AnonymousProvider: CredentialFreeSignUp {
     public var startupSummary: [(String, ProviderLogValue)] {
         [("sign_ups_per_ip_per_hour", .int(Int64(configuration.signUpsPerIPPerHour)))]
     }
+
+    public var abandonedAccountPolicy: AbandonedAccountPolicy? { configuration.cleanup }
 
     public func admitSignUp(_ context: RequestContext) throws(AuthError) {
         try requireEnabled()

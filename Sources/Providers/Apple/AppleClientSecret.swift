@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Synchronization
+import WireFormats
 
 /// The ES256 client secret Apple's `/auth/token` and `/auth/revoke` require: a JWT signed with the Sign in
 /// with Apple key (header `kid` = Key ID; claims `iss` = Team ID, `aud` = https://appleid.apple.com,

@@ -86,3 +86,10 @@ extension ProviderID {
     /// Sign in with Apple.
     public static let apple: ProviderID = "apple.com"
 }
+
+/// Apple endpoint URLs under the configured base URL.
+enum AppleEndpoints {
+    static func url(_ base: String, _ path: String) -> String {
+        (base.hasSuffix("/") ? String(base.dropLast()) : base) + path
+    }
+}

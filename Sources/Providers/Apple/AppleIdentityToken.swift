@@ -1,4 +1,5 @@
 import AuthCore
+import WireFormats
 
 /// The claims of a verified Apple identity token that the gateway uses.
 public struct AppleIdentityToken: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import AuthCore
+import WireFormats
 
 /// The profile Apple gives once: the name on the first authorization, sent by clients as the `user` parameter.
 enum AppleProfile {

@@ -1,6 +1,8 @@
 import AuthCore
 import Crypto
 import Outbound
+import WireFormats
+import ProviderKit
 
 extension AppleProvider {
     /// Apple's authorize URL for the web/Android flow: the first Services ID, `response_mode=form_post` (required

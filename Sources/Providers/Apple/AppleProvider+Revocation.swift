@@ -1,4 +1,5 @@
 import AuthCore
+import ProviderKit
 
 extension AppleProvider {
     public func revokeStoredTokens(_ secrets: [String: String]) async throws {

@@ -1,6 +1,8 @@
 import AuthCore
 import Crypto
 import Outbound
+import WireFormats
+import ProviderKit
 
 /// Sign in with Apple: verifies Apple identity tokens for `signInWithIdp`, exchanges authorization codes for the
 /// refresh token account deletion must revoke, revokes tokens, and runs Apple's web/Android redirect flow.
@@ -18,9 +20,7 @@ public struct AppleProvider: AssertionVerifier, TokenRevoker, RedirectSignIn {
     public init(configuration: AppleConfiguration, fetcher: any HTTPFetching, ledger: any NonceLedger,
                 time: any TimeSource, log: any ProviderLog = SilentProviderLog()) throws {
         self.configuration = configuration
-        let keys = AppleKeySet(baseURL: configuration.baseURL, fetcher: fetcher, time: time,
-                               refreshIntervalSeconds: configuration.keyRefreshIntervalSeconds, log: log)
-        self.verifier = AppleTokenVerifier(configuration: configuration, keys: keys, ledger: ledger, time: time)
+        self.verifier = AppleTokenVerifier(configuration: configuration, fetcher: fetcher, ledger: ledger, time: time, log: log)
         if configuration.canCallTokenEndpoint, let team = configuration.teamId, let kid = configuration.keyId,
            let pem = configuration.privateKeyPEM {
             let secret = try AppleClientSecret(teamId: team, keyId: kid, privateKeyPEM: pem, time: time)

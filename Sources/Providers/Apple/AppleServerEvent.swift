@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import WireFormats
 
 /// One server-to-server notification from Apple (`{"payload":"<JWS>"}` posted to the registered URL), after
 /// its signature, issuer, audience and expiry were checked with the same keys as identity tokens.
@@ -38,13 +39,13 @@ extension AppleProvider {
     /// Verifies a notification JWS and decodes its event (the `events` claim is JSON text inside the JWT).
     public func serverEvent(_ payload: String) async throws -> AppleServerEvent {
         try requireEnabled()
-        let claims = try await verifier.verifiedPayload(payload, what: "notification")
-        let (_, _, expiresAt) = try verifier.checkIssuerAudienceAndTime(claims, what: "notification", maxAge: nil)
+        let token = try await verifier.notifications.verify(payload)
+        let claims = token.claims
         var events = claims["events"]?.objectValue
         if events == nil, let text = claims["events"]?.stringValue { events = (try? JSONParser.parse(text))?.objectValue }
         guard let events, let type = events["type"]?.stringValue, let subject = events["sub"]?.stringValue, !subject.isEmpty
         else { throw AppleTokenVerifier.refusal(.format, .invalidIdpResponse, "notification has no event") }
         let id = claims["jti"]?.stringValue ?? Hex.encode(SHA256.hash(payload))
-        return AppleServerEvent(id: id, kind: .init(type), subject: subject, expiresAt: expiresAt)
+        return AppleServerEvent(id: id, kind: .init(type), subject: subject, expiresAt: token.expiresAt)
     }
 }

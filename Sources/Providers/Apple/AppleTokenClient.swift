@@ -1,5 +1,7 @@
 import AuthCore
 import Outbound
+import WireFormats
+import ProviderKit
 
 /// Apple's `/auth/token` (code exchange) and `/auth/revoke`, form-encoded as Apple requires (a JSON body
 /// is answered with `invalid_client`). An endpoint that cannot be reached or answers 5xx/429 is a warning in

@@ -1,3 +1,4 @@
+import ProviderKit
 /// The texts the gateway ships with, in English and Persian. Placeholders are filled by `EmailTemplates`.
 enum BuiltInTemplates {
     struct Text {

@@ -1,10 +1,11 @@
 import AuthCore
+import ProviderKit
 
 /// Email sign-in: password accounts and one-time sign-in links (Firebase provider id `password`).
 ///
 /// The provider owns the rules that are the same wherever they apply — the password policy and the abuse
 /// limits — so every endpoint that accepts a password or sends mail asks the same object.
-public struct EmailProvider: CredentialProvider {
+public struct EmailProvider: PasswordAccounts {
     public struct Configuration: Sendable, Equatable {
         /// Email/password sign-in (sign-up, sign-in, password reset).
         public var enabled: Bool
@@ -37,13 +38,38 @@ public struct EmailProvider: CredentialProvider {
     }
 
     public let configuration: Configuration
+    public let recentSignInSeconds: Int64
+    public let improvedEmailPrivacyDefault: Bool
+    public let actionUrl: String?
+    let passwords: PasswordService?
+    let templates: EmailTemplates
     private let signUpsPerIP: RateLimiter
     private let sendsPerIP: RateLimiter
     private let sendsPerEmail: RateLimiter
     private let failedPasswords: RateLimiter
 
+    /// The provider as the factory builds it from the `email` section.
+    init(settings: EmailSettings, passwords: PasswordService, templates: EmailTemplates, time: any TimeSource) {
+        self.init(configuration: settings.provider, time: time, passwords: passwords, templates: templates,
+                  recentSignInSeconds: settings.recentSignInSeconds, improvedEmailPrivacy: settings.improvedEmailPrivacy,
+                  actionUrl: settings.actionUrl)
+    }
+
+    /// The rules alone (tests of limits and policy need no KDF pool or templates).
     public init(configuration: Configuration, time: any TimeSource) {
+        self.init(configuration: configuration, time: time, passwords: nil,
+                  templates: EmailTemplates(appName: "", overrideDirectory: nil), recentSignInSeconds: 300,
+                  improvedEmailPrivacy: false, actionUrl: nil)
+    }
+
+    init(configuration: Configuration, time: any TimeSource, passwords: PasswordService?, templates: EmailTemplates,
+         recentSignInSeconds: Int64, improvedEmailPrivacy: Bool, actionUrl: String?) {
         self.configuration = configuration
+        self.passwords = passwords
+        self.templates = templates
+        self.recentSignInSeconds = recentSignInSeconds
+        self.improvedEmailPrivacyDefault = improvedEmailPrivacy
+        self.actionUrl = actionUrl
         signUpsPerIP = RateLimiter(limit: configuration.signUpsPerIPPerHour, windowSeconds: 3600, time: time)
         sendsPerIP = RateLimiter(limit: configuration.sendsPerIPPerHour, windowSeconds: 3600, time: time)
         sendsPerEmail = RateLimiter(limit: configuration.sendsPerEmailPerHour, windowSeconds: 3600, time: time)
@@ -59,10 +85,9 @@ public struct EmailProvider: CredentialProvider {
          ("sign_ups_per_ip_per_hour", .int(Int64(configuration.signUpsPerIPPerHour)))]
     }
 
-    /// Email-link sign-in is a separate switch in Firebase (`OPERATION_NOT_ALLOWED` when off).
-    public func requireEmailLinkEnabled() throws(AuthError) {
-        guard configuration.emailLinkEnabled else { throw AuthError(.operationNotAllowed) }
-    }
+    public var emailLinkEnabled: Bool { configuration.emailLinkEnabled }
+
+    public func checkPassword(_ password: String?) throws(AuthError) -> String { try policy.check(password) }
 
     /// One more password sign-up from this client, or `TOO_MANY_ATTEMPTS_TRY_LATER`.
     public func admitSignUp(_ context: RequestContext) throws(AuthError) {
@@ -86,12 +111,35 @@ public struct EmailProvider: CredentialProvider {
     /// attempts still in flight) have used up the window. Reserving first is what stops parallel guesses from
     /// all passing the check before any failure is counted. From then on every attempt, right or wrong, is
     /// refused until the window ends (otherwise guessing could simply continue).
-    public func beginPasswordAttempt(localId: String) -> Bool {
-        failedPasswords.allow(localId)
+    public func beginPasswordAttempt(account: String) -> Bool {
+        failedPasswords.allow(account)
     }
 
     /// The reserved attempt used the right password: it does not count as a failure.
-    public func passwordAttemptSucceeded(localId: String) {
-        failedPasswords.refund(localId)
+    public func passwordAttemptSucceeded(account: String) {
+        failedPasswords.refund(account)
+    }
+
+    public func hash(_ password: String) async throws -> PasswordCredential {
+        try await requirePasswords().hash(password)
+    }
+
+    public func verify(_ password: String, against credential: PasswordCredential?) async throws -> Bool {
+        try await requirePasswords().verify(password, against: credential)
+    }
+
+    public func needsRehash(_ credential: PasswordCredential) -> Bool { passwords?.needsRehash(credential) ?? false }
+
+    public func composeActionMail(_ type: OobRequestType, locale: String?, link: String, email: String,
+                                  newEmail: String?) -> ComposedMail {
+        let rendered = templates.render(type, locale: locale, link: link, email: email, newEmail: newEmail)
+        return ComposedMail(subject: rendered.subject, text: rendered.text, html: rendered.html)
+    }
+
+    public func shutdown() { passwords?.pool.stop() }
+
+    private func requirePasswords() throws -> PasswordService {
+        guard let passwords else { throw AuthError(.operationNotAllowed, "password hashing is not configured") }
+        return passwords
     }
 }

@@ -1,3 +1,5 @@
+import WireFormats
+import ProviderKit
 import Foundation
 
 /// A message ready to be put into MIME: a subject, a plain-text part and an HTML part.
@@ -28,11 +30,7 @@ public struct EmailTemplates: Sendable {
 
     /// The built-in language for a `lang` / `X-Firebase-Locale` value (`fa`, `fa-IR`, `fa_IR` → Persian;
     /// anything else → English).
-    public static func language(_ locale: String?) -> String {
-        guard let locale else { return "en" }
-        let primary = locale.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init)
-        return primary == "fa" ? "fa" : "en"
-    }
+    public static func language(_ locale: String?) -> String { BuiltInLanguage.of(locale) }
 
     public func render(_ type: OobRequestType, locale: String?, link: String, email: String,
                        newEmail: String? = nil) -> RenderedEmail {
@@ -58,25 +56,6 @@ public struct EmailTemplates: Sendable {
         var out = template
         for (key, value) in values {
             out = out.replacingOccurrences(of: "{{\(key)}}", with: escape ? HTMLEscaping.escape(value) : value)
-        }
-        return out
-    }
-}
-
-/// Escaping for text placed into HTML element content or double-quoted attributes.
-public enum HTMLEscaping {
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for ch in text {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(ch)
-            }
         }
         return out
     }

@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import WireFormats
 
 /// The gateway's password hash: scrypt (memory-hard) with parameters stored next to each hash, plus
 /// verification of Firebase's modified scrypt for accounts imported from a Firebase project.

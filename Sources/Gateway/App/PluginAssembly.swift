@@ -1,0 +1,28 @@
+import AuthCore
+import Outbound
+import ProviderKit
+import Storage
+
+/// Builds every plugin from the configuration: each factory of the registration table gets its section and a
+/// `ProviderContext` made of the gateway's services (store-backed ledgers and records, the operator's log).
+struct PluginAssembly: Sendable {
+    let providers: ProviderDirectory
+    let senders: [any CodeSender]
+
+    static func build(_ configuration: GatewayConfiguration, factories: [any ProviderFactory],
+                      extraProviders: [any CredentialProvider], store: any UserStore, sealer: Sealer,
+                      time: any TimeSource, fetcher: any HTTPFetching, logger: Logger) throws -> PluginAssembly {
+        let context = ProviderContext(
+            fetcher: fetcher, time: time, sealer: sealer, projectId: configuration.projectId,
+            publicBaseURL: configuration.publicBaseURL, dataDirectory: configuration.dataDirectory,
+            emulator: configuration.emulator,
+            ledger: { kind in StoreNonceLedger(store: store, kind: kind, time: time) },
+            log: { provider in GatewayProviderLog(logger: logger, provider: provider) },
+            records: { provider in StoreProviderRecords(store: store, provider: provider, time: time) })
+        let configured = try ConfigurationLoader.configuredPlugins(configuration, factories: factories)
+        let built = try configured.map { try $0.plugins(context) }
+        let directory = ProviderDirectory(fixed: built.flatMap(\.providers) + extraProviders,
+                                          storedSources: configured.filter(\.readsStoredConfigs), context: context)
+        return PluginAssembly(providers: directory, senders: built.flatMap(\.senders))
+    }
+}

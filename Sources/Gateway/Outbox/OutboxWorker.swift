@@ -1,0 +1,68 @@
+import AuthCore
+import Storage
+
+/// What one attempt at an outbox item came to.
+enum OutboxAttempt: Sendable, Equatable {
+    /// Done: the item is deleted.
+    case done
+    /// Failed for now: try again after `afterMilliseconds`. The reason is non-secret and kept on the item.
+    case retry(String, afterMilliseconds: Int64)
+    /// Retrying cannot help (expired, unreadable, given up): the item is deleted and the caller reports it.
+    case abandon(String)
+}
+
+/// The one claim → attempt → record loop behind every kind of durable outbox work (mail and codes to deliver,
+/// provider tokens to revoke), so leasing, backoff bookkeeping and deletion are written once.
+///
+/// Items are claimed in a write transaction that pushes their `nextAttemptAt` one lease ahead: of several
+/// workers (threads or gateway instances on one database) each item goes to exactly one, and an item whose
+/// worker died is picked up again when the lease ends.
+struct OutboxWorker: Sendable {
+    let kind: String
+    let store: any UserStore
+    let time: any TimeSource
+    /// How long a claimed item is reserved for one attempt (longer than an attempt can take).
+    let leaseMilliseconds: Int64
+
+    /// Claims up to `limit` due items, runs `attempt` on each in turn, and records each outcome. Returns the
+    /// items with their outcomes (the caller logs and counts them).
+    func runDue(limit: Int = 20,
+                attempt: @Sendable (OutboxItem) async -> OutboxAttempt) async throws -> [(OutboxItem, OutboxAttempt)] {
+        let now = time.nowMilliseconds
+        let lease = leaseMilliseconds
+        let claimed = try await store.write { [kind] tx in
+            try tx.dueOutboxItems(kind: kind, dueBy: now, limit: limit).map { item in
+                var leased = item
+                leased.nextAttemptAt = now + lease
+                try tx.updateOutboxItem(leased)
+                return leased
+            }
+        }
+        var results: [(OutboxItem, OutboxAttempt)] = []
+        for item in claimed {
+            let outcome = await attempt(item)
+            try await record(outcome, for: item)
+            results.append((item, outcome))
+        }
+        return results
+    }
+
+    private func record(_ outcome: OutboxAttempt, for item: OutboxItem) async throws {
+        let now = time.nowMilliseconds
+        _ = try await store.write { tx -> Bool in
+            guard case .retry(let reason, let delay) = outcome else { return try tx.deleteOutboxItem(id: item.id) }
+            var next = item
+            next.attempts += 1
+            next.lastError = String(reason.prefix(300))
+            next.nextAttemptAt = now + delay
+            try tx.updateOutboxItem(next)
+            return true
+        }
+    }
+
+    /// `initial`, doubling per failed attempt, capped at `cap` (all in milliseconds); `attempts` counts the
+    /// failure just seen.
+    static func backoff(afterAttempts attempts: Int, initial: Int64, cap: Int64) -> Int64 {
+        min(cap, initial << Int64(min(max(attempts - 1, 0), 20)))
+    }
+}

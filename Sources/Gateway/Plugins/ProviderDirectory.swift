@@ -1,0 +1,103 @@
+import AuthCore
+import ProviderKit
+import Storage
+import Synchronization
+import WireFormats
+
+/// The providers the gateway runs now: those built from the configuration file, plus those whose
+/// configuration is stored in the database (created through the admin API) and built by the factories that
+/// read stored configurations.
+///
+/// The set is rebuilt every `refreshInterval` from configuration plus store, so a provider created through any
+/// instance is served by every instance sharing the database within that time (README: "Provider plugins").
+/// A rebuild that fails keeps the previous set; a stored configuration that cannot be built is skipped and
+/// logged; a stored provider never replaces one from the file.
+final class ProviderDirectory: Sendable {
+    /// The settings key holding stored provider configurations: `{providerId: {config}}`.
+    static let storedConfigsKey = "providers.stored"
+    static let refreshInterval: Duration = .seconds(5)
+
+    private let fixed: [any CredentialProvider]
+    private let storedSources: [ConfiguredPlugin]
+    private let context: ProviderContext
+    private let state: Mutex<(registry: ProviderRegistry, stored: [StoredProviderConfig])>
+
+    init(fixed: [any CredentialProvider], storedSources: [ConfiguredPlugin], context: ProviderContext) {
+        self.fixed = fixed
+        self.storedSources = storedSources
+        self.context = context
+        state = Mutex((ProviderRegistry(fixed), []))
+    }
+
+    /// The registry as of the last refresh.
+    var current: ProviderRegistry { state.withLock { $0.registry } }
+
+    subscript(id: ProviderID) -> (any CredentialProvider)? { current[id] }
+    func provider<P>(_ id: ProviderID, as capability: P.Type) -> P? { current.provider(id, as: capability) }
+    var ids: [ProviderID] { current.ids }
+
+    /// Whether any factory builds providers from stored configurations (otherwise nothing needs refreshing).
+    var readsStoredConfigs: Bool { !storedSources.isEmpty }
+
+    /// Rebuilds from the stored configurations when they changed. Returns the providers it had to skip.
+    @discardableResult
+    func refresh(from store: any UserStore) async throws -> [(providerId: String, reason: String)] {
+        guard readsStoredConfigs else { return [] }
+        let stored = try await store.read { tx in try Self.storedConfigs(tx) }
+        guard stored != state.withLock({ $0.stored }) else { return [] }
+        var providers = fixed
+        var skipped: [(String, String)] = []
+        var taken = Set(fixed.map(\.id))
+        for outcome in storedSources.flatMap({ $0.providers(fromStored: stored, context: context) }) {
+            switch outcome {
+            case .built(let provider) where taken.insert(provider.id).inserted:
+                providers.append(provider)
+            case .built(let provider):
+                skipped.append((provider.id.rawValue, "a provider with this id is configured in the file"))
+            case .refused(let id, let reason):
+                skipped.append((id, reason))
+            }
+        }
+        let registry = ProviderRegistry(providers)
+        state.withLock { $0 = (registry, stored) }
+        return skipped
+    }
+
+    /// Refreshes until cancelled, logging what it skips.
+    func refreshLoop(store: any UserStore, logger: Logger) async {
+        guard readsStoredConfigs else { return }
+        while !Task.isCancelled {
+            do {
+                for (id, reason) in try await refresh(from: store) {
+                    logger.error("stored provider configuration skipped", [("provider", .string(id)), ("reason", .string(reason))])
+                }
+            } catch {
+                logger.error("provider refresh failed", [("error", .string(String(describing: error)))])
+            }
+            try? await Task.sleep(for: Self.refreshInterval)
+        }
+    }
+
+    /// Releases what providers hold (KDF pools), at shutdown.
+    func shutdown() {
+        for id in current.ids { current[id]?.shutdown() }
+    }
+
+    // MARK: Stored configurations (one settings row, changed in the caller's write transaction)
+
+    static func storedConfigs(_ tx: any StoreTransaction) throws -> [StoredProviderConfig] {
+        guard let text = try tx.setting(storedConfigsKey), case .object(let all)? = try? JSONParser.parse(text) else {
+            return []
+        }
+        return all.compactMap { id, value in value.objectValue.map { StoredProviderConfig(providerId: id, config: $0) } }
+            .sorted { $0.providerId < $1.providerId }
+    }
+
+    /// Stores (or with nil, removes) one provider's configuration.
+    static func setStoredConfig(_ providerId: String, _ config: JSONObject?, _ tx: any StoreTransaction) throws {
+        var all = JSONObject()
+        for stored in try storedConfigs(tx) where stored.providerId != providerId { all[stored.providerId] = .object(stored.config) }
+        if let config { all[providerId] = .object(config) }
+        try tx.setSetting(storedConfigsKey, value: all.isEmpty ? nil : JSONSerializer.string(.object(all)))
+    }
+}

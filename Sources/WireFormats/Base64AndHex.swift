@@ -1,0 +1,146 @@
+/// Base64url (RFC 4648 §5), the encoding of every JOSE segment and of opaque tokens.
+public enum Base64URL {
+    /// Encodes without padding, as JWS and JWK require.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        Base64Codec.encode(bytes, alphabet: Base64Codec.urlAlphabet, padded: false)
+    }
+
+    /// Decodes text with or without `=` padding. Returns `nil` for characters outside the url-safe alphabet
+    /// (including `+` and `/`), misplaced padding, impossible lengths and non-zero trailing bits.
+    public static func decode(_ text: String) -> [UInt8]? {
+        Base64Codec.decode(text, table: Base64Codec.urlTable)
+    }
+}
+
+/// Base64 (RFC 4648 §4), for configuration values such as Firebase's scrypt signer keys.
+public enum Base64 {
+    /// Encodes with the standard alphabet and `=` padding.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        Base64Codec.encode(bytes, alphabet: Base64Codec.standardAlphabet, padded: true)
+    }
+
+    /// Decodes either the standard or the url-safe alphabet, padding optional, because configuration is pasted
+    /// from tools that use both. Rejects anything else, including whitespace.
+    public static func decode(_ text: String) -> [UInt8]? {
+        Base64Codec.decode(text, table: Base64Codec.eitherTable)
+    }
+}
+
+/// Lowercase hexadecimal, for digests in logs and stored hashes.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Two lowercase digits per byte.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            output.append(digits[Int(byte >> 4)])
+            output.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Accepts upper- or lowercase digits; returns `nil` for odd lengths or any other character.
+    public static func decode(_ text: String) -> [UInt8]? {
+        let characters = Array(text.utf8)
+        guard characters.count % 2 == 0 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(characters.count / 2)
+        var index = 0
+        while index < characters.count {
+            guard let high = value(of: characters[index]), let low = value(of: characters[index + 1]) else {
+                return nil
+            }
+            output.append(high << 4 | low)
+            index += 2
+        }
+        return output
+    }
+
+    /// The value of one hex digit (either case), or nil.
+    static func value(of character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// The shared base64 machinery behind `Base64` and `Base64URL`.
+enum Base64Codec {
+    static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Maps a character to its 6-bit value, or 0xFF when it is not in the alphabet.
+    static let urlTable = table(for: [urlAlphabet])
+    static let eitherTable = table(for: [standardAlphabet, urlAlphabet])
+
+    private static func table(for alphabets: [[UInt8]]) -> [UInt8] {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for alphabet in alphabets {
+            for (value, character) in alphabet.enumerated() {
+                table[Int(character)] = UInt8(value)
+            }
+        }
+        return table
+    }
+
+    static func encode(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            for shift in [18, 12, 6, 0] {
+                output.append(alphabet[Int(group >> UInt32(shift) & 0x3F)])
+            }
+            index += 3
+        }
+        let remaining = bytes.count - index
+        if remaining > 0 {
+            var group = UInt32(bytes[index]) << 16
+            if remaining == 2 { group |= UInt32(bytes[index + 1]) << 8 }
+            output.append(alphabet[Int(group >> 18 & 0x3F)])
+            output.append(alphabet[Int(group >> 12 & 0x3F)])
+            if remaining == 2 { output.append(alphabet[Int(group >> 6 & 0x3F)]) }
+            if padded { output.append(contentsOf: [UInt8](repeating: UInt8(ascii: "="), count: 3 - remaining)) }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    static func decode(_ text: String, table: [UInt8]) -> [UInt8]? {
+        var characters = Array(text.utf8)
+        // Padding, when present, must complete the final quantum exactly.
+        var padding = 0
+        while characters.last == UInt8(ascii: "=") {
+            characters.removeLast()
+            padding += 1
+        }
+        if padding > 0 && (padding > 2 || (characters.count + padding) % 4 != 0) { return nil }
+        let tail = characters.count % 4
+        if tail == 1 { return nil }
+        if padding > 0 && padding != (4 - tail) % 4 { return nil }
+
+        var output: [UInt8] = []
+        output.reserveCapacity(characters.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for character in characters {
+            let value = table[Int(character)]
+            if value == 0xFF { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                accumulator &= (1 << UInt32(bits)) - 1
+            }
+        }
+        // Leftover bits must be zero, so each byte string has exactly one encoding.
+        if accumulator != 0 { return nil }
+        return output
+    }
+}

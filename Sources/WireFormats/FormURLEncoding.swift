@@ -1,0 +1,80 @@
+/// `application/x-www-form-urlencoded` bodies, as OAuth token and revoke endpoints expect them.
+public enum FormURLEncoding {
+    /// Encodes pairs as `name=value&…`. Letters, digits and `-._~` stay as they are, a space becomes `+`, and
+    /// every other UTF-8 byte becomes `%XX` (upper-case hex), so the output is plain ASCII that any form parser
+    /// decodes back to the same pairs.
+    public static func encode(_ pairs: [(String, String)]) -> String {
+        pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    }
+
+    /// Decodes `name=value&…`. `+` becomes a space, `%XX` becomes the byte XX, and an invalid escape (a `%` not
+    /// followed by two hex digits) is kept literally rather than rejected, matching browsers. Empty segments are
+    /// skipped; a segment without `=` is a name with an empty value. Bytes that are not valid UTF-8 are replaced
+    /// with U+FFFD.
+    public static func decode(_ text: String) -> [(String, String)] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { segment in
+            if let equals = segment.firstIndex(of: "=") {
+                return (unescape(segment[..<equals]), unescape(segment[segment.index(after: equals)...]))
+            }
+            return (unescape(segment), "")
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func escape(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            case UInt8(ascii: " "):
+                out.append(UInt8(ascii: "+"))
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func unescape(_ text: Substring) -> String {
+        String(decoding: PercentEncoding.decode(text.utf8, plusIsSpace: true), as: UTF8.self)
+    }
+
+    /// The value of the first `name` in a query string (`key` in `?key=...`), decoded like a form field.
+    public static func value(named name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        return decode(query).first { $0.0 == name }?.1
+    }
+}
+
+/// Percent-decoding, shared by form bodies, query strings and URL path segments.
+public enum PercentEncoding {
+    /// Decodes `%XX` escapes to bytes; an invalid escape (a `%` not followed by two hex digits) is kept
+    /// literally, as browsers do. With `plusIsSpace` (form bodies and queries) `+` becomes a space.
+    public static func decode<Bytes: Collection<UInt8>>(_ text: Bytes, plusIsSpace: Bool) -> [UInt8] {
+        let bytes = Array(text)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if plusIsSpace && byte == UInt8(ascii: "+") {
+                out.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                      let high = Hex.value(of: bytes[index + 1]), let low = Hex.value(of: bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 2
+            } else {
+                out.append(byte)
+            }
+            index += 1
+        }
+        return out
+    }
+}
