@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "Linking", dependencies: ["AuthCore", "WireFormats"], swiftSettings: strict),
 
         // The plugin SDK: what a provider implements and what the gateway hands it.
-        .target(name: "ProviderKit", dependencies: ["AuthCore", "Outbound", "WireFormats"], swiftSettings: strict),
+        .target(name: "ProviderKit", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], swiftSettings: strict),
         // The federation toolkit every token-based provider uses: JWKS cache, JWS and claim checks, nonce rules.
         .target(name: "Federation", dependencies: ["ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"],
                 swiftSettings: strict),

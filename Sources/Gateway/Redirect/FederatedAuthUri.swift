@@ -37,11 +37,14 @@ enum FederatedAuthUri {
             if let text = value.stringValue { custom[key] = text }
         }
         let scopes = (try body.string("oauthScope") ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-        let authUri = try provider.authorizationURL(redirectUri: redirectUri, state: state, rawNonce: rawNonce,
-                                                    scopes: scopes, customParameters: custom)
+        let codeVerifier = SecureRandom.token(byteCount: 32)
+        let authUri = try provider.authorizationURL(AuthorizationRequest(
+            redirectUri: redirectUri, state: state, rawNonce: rawNonce, codeVerifier: codeVerifier, scopes: scopes,
+            customParameters: custom))
         let sessions = RedirectSessions(store: services.store, time: services.time, projectId: services.configuration.projectId)
         let sessionId = try await sessions.open(.init(providerId: providerId, state: state, rawNonce: rawNonce,
-                                                      redirectUri: redirectUri, continueUri: continueUri))
+                                                      redirectUri: redirectUri, continueUri: continueUri,
+                                                      codeVerifier: codeVerifier))
         return .json(["kind": "identitytoolkit#CreateAuthUriResponse", "authUri": .string(authUri),
                       "providerId": .string(providerId), "sessionId": .string(sessionId)])
     }

@@ -31,7 +31,8 @@ enum RedirectCompletion {
         parameters["providerId"] = session.providerId
         return try await provider.completeRedirect(
             ProviderAssertion(parameters: parameters, requestUri: request.requestUri),
-            binding: RedirectBinding(redirectUri: session.redirectUri, rawNonce: session.rawNonce),
+            binding: RedirectBinding(redirectUri: session.redirectUri, rawNonce: session.rawNonce,
+                                     codeVerifier: session.codeVerifier),
             context: context.requestContext)
     }
 }

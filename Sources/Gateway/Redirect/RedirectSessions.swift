@@ -22,6 +22,8 @@ struct RedirectSessions: Sendable {
         var rawNonce: String
         var redirectUri: String
         var continueUri: String
+        /// The PKCE verifier whose challenge went to the provider (empty in sessions opened before PKCE).
+        var codeVerifier: String = ""
     }
 
     let store: any UserStore
@@ -34,7 +36,8 @@ struct RedirectSessions: Sendable {
         let now = time.nowMilliseconds
         let payload: JSONObject = ["providerId": .string(session.providerId), "state": .string(session.state),
                                    "nonce": .string(session.rawNonce), "redirectUri": .string(session.redirectUri),
-                                   "continueUri": .string(session.continueUri), "projectId": .string(projectId)]
+                                   "continueUri": .string(session.continueUri), "projectId": .string(projectId),
+                                   "codeVerifier": .string(session.codeVerifier)]
         let records = [
             OneTimeTokenRecord(kind: Self.sessionKind, tokenHash: SHA256.hash(sessionId),
                                payload: JSONSerializer.string(.object(payload)), createdAt: now, expiresAt: now + Self.lifetime),
@@ -70,6 +73,6 @@ struct RedirectSessions: Sendable {
               let continueUri = o["continueUri"]?.stringValue
         else { return nil }
         return Session(providerId: providerId, state: state, rawNonce: nonce, redirectUri: redirectUri,
-                       continueUri: continueUri)
+                       continueUri: continueUri, codeVerifier: o["codeVerifier"]?.stringValue ?? "")
     }
 }

@@ -1,4 +1,6 @@
 import AuthCore
+import Crypto
+import WireFormats
 
 /// Remembers single-use values (ID token nonces, notification ids) durably, so a value is accepted once across
 /// restarts and across gateway instances sharing one database. Providers depend on this protocol, never on the
@@ -44,21 +46,50 @@ public struct RedirectBinding: Sendable, Equatable {
     public var redirectUri: String
     /// The raw nonce; the provider saw only its SHA-256 hex.
     public var rawNonce: String
+    /// The PKCE `code_verifier` (RFC 7636) whose S256 challenge went to the provider; send it with the code
+    /// exchange. Kept by the gateway in the single-use session, never shown to the client.
+    public var codeVerifier: String
 
-    public init(redirectUri: String, rawNonce: String) {
+    public init(redirectUri: String, rawNonce: String, codeVerifier: String = "") {
         self.redirectUri = redirectUri
         self.rawNonce = rawNonce
+        self.codeVerifier = codeVerifier
     }
+}
+
+/// What the gateway fixed when it starts a redirect sign-in, for the provider's authorization URL.
+public struct AuthorizationRequest: Sendable, Equatable {
+    /// The gateway's handler URL the provider must send the user back to.
+    public var redirectUri: String
+    /// Binds the provider's answer to this session (checked in constant time when it comes back).
+    public var state: String
+    /// The raw nonce; hashing it (or not) is the provider's convention.
+    public var rawNonce: String
+    /// The PKCE verifier; send `codeChallenge` with `code_challenge_method=S256` where the provider supports PKCE.
+    public var codeVerifier: String
+    public var scopes: [String]
+    public var customParameters: [String: String]
+
+    public init(redirectUri: String, state: String, rawNonce: String, codeVerifier: String, scopes: [String] = [],
+                customParameters: [String: String] = [:]) {
+        self.redirectUri = redirectUri
+        self.state = state
+        self.rawNonce = rawNonce
+        self.codeVerifier = codeVerifier
+        self.scopes = scopes
+        self.customParameters = customParameters
+    }
+
+    /// RFC 7636 S256: base64url(SHA-256(verifier)), unpadded.
+    public var codeChallenge: String { Base64URL.encode(SHA256.hash(codeVerifier)) }
 }
 
 /// Capability: the provider supports the web/Android redirect flow (`createAuthUri` → provider's page →
 /// `/__/auth/handler` → `signInWithIdp` with `sessionId`). The gateway runs the flow; the provider only builds
 /// its authorization URL and turns the returned parameters into an identity.
 public protocol RedirectSignIn: AssertionVerifier {
-    /// The provider's authorization URL. `nonce` is what goes to the provider (already hashed where the
-    /// provider's convention says so is the provider's business: it receives the raw value).
-    func authorizationURL(redirectUri: String, state: String, rawNonce: String, scopes: [String],
-                          customParameters: [String: String]) throws -> String
+    /// The provider's authorization URL for one session.
+    func authorizationURL(_ request: AuthorizationRequest) throws -> String
     /// Verifies the parameters the provider posted back (code, ID token, first-time profile), bound to the
     /// session's nonce and redirect URI.
     func completeRedirect(_ assertion: ProviderAssertion, binding: RedirectBinding,

@@ -7,8 +7,10 @@ import ProviderKit
 extension AppleProvider {
     /// Apple's authorize URL for the web/Android flow: the first Services ID, `response_mode=form_post` (required
     /// when scopes are asked for), the state, and the SHA-256 hex of the raw nonce, as Apple's JS library sends.
-    public func authorizationURL(redirectUri: String, state: String, rawNonce: String, scopes: [String],
-                                 customParameters: [String: String]) throws -> String {
+    /// (Apple's flow has no PKCE; the nonce and the client secret bind the code instead.)
+    public func authorizationURL(_ request: AuthorizationRequest) throws -> String {
+        let (redirectUri, state, rawNonce) = (request.redirectUri, request.state, request.rawNonce)
+        let (scopes, customParameters) = (request.scopes, request.customParameters)
         try requireEnabled()
         guard let clientId = configuration.servicesIds.first else {
             throw AuthError(.operationNotAllowed, "The redirect flow needs an apple.servicesIds entry")
