@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "AuthCore", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["AuthCore"], swiftSettings: strict),
         .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
+        .target(name: "StoragePostgres", dependencies: ["Storage", "AuthCore", "CLibPQ"], swiftSettings: strict),
         .target(name: "Linking", dependencies: ["AuthCore"], swiftSettings: strict),
 
         // Provider plugins.
@@ -53,7 +54,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "IPNetworks"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTP"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "AuthCore"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking",
                                                          "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound"]),

@@ -118,6 +118,20 @@ final class MemoryTransaction: StoreTransaction {
         try mutate { $0.outbox.removeValue(forKey: id) != nil }
     }
 
+    // MARK: Counters
+
+    func addToCounter(_ key: String, windowEndsAt: Int64, delta: Int, limit: Int) throws -> Int? {
+        try mutate { $0.addToCounter(key, windowEndsAt: windowEndsAt, delta: delta, limit: limit) }
+    }
+
+    func counter(_ key: String, windowEndsAt: Int64) throws -> Int {
+        state.counter(key, windowEndsAt: windowEndsAt)
+    }
+
+    func deleteExpiredCounters(endedBy ms: Int64) throws -> Int {
+        try mutate { $0.deleteExpiredCounters(endedBy: ms) }
+    }
+
     // MARK: Settings
 
     func setting(_ key: String) throws -> String? { state.settings[key] }
