@@ -112,4 +112,15 @@ public protocol StoreTransaction {
     func setting(_ key: String) throws -> String?
     /// Sets or, with `nil`, deletes the setting.
     func setSetting(_ key: String, value: String?) throws
+
+    // MARK: Listing every record (copying a whole store to another backend: `StoreCopier`)
+
+    /// Refresh tokens in ascending byte order of `tokenHash`, starting after `afterHash`.
+    func refreshTokens(afterHash: [UInt8]?, limit: Int) throws -> [RefreshTokenRecord]
+    /// One-time tokens of every kind in ascending order of `kind`, then `tokenHash` bytes, starting after `after`.
+    func oneTimeTokens(after: (kind: String, tokenHash: [UInt8])?, limit: Int) throws -> [OneTimeTokenRecord]
+    /// Outbox items of every kind in ascending `id` order, starting after `afterId`.
+    func outboxItems(afterId: String?, limit: Int) throws -> [OutboxItem]
+    /// Every setting.
+    func settings() throws -> [String: String]
 }
