@@ -36,29 +36,29 @@ struct PolicyAndAddressTests {
     }
 
     @Test("failed passwords lock the account for the window, then it may try again")
-    func throttle() {
+    func throttle() async throws {
         let time = ManualTime(milliseconds: 1_000_000)
         let provider = EmailProvider(configuration: .init(failedPasswordsPerAccount: 2, failedPasswordWindowSeconds: 60),
                                      time: time)
-        #expect(provider.beginPasswordAttempt(localId: "u"))
-        provider.passwordAttemptSucceeded(localId: "u")
-        #expect(provider.beginPasswordAttempt(localId: "u"))
-        #expect(provider.beginPasswordAttempt(localId: "u"))
-        #expect(!provider.beginPasswordAttempt(localId: "u"))
-        #expect(provider.beginPasswordAttempt(localId: "other"))
+        #expect(try await provider.beginPasswordAttempt(localId: "u"))
+        try await provider.passwordAttemptSucceeded(localId: "u")
+        #expect(try await provider.beginPasswordAttempt(localId: "u"))
+        #expect(try await provider.beginPasswordAttempt(localId: "u"))
+        #expect(try await !provider.beginPasswordAttempt(localId: "u"))
+        #expect(try await provider.beginPasswordAttempt(localId: "other"))
         time.advance(seconds: 60)
-        #expect(provider.beginPasswordAttempt(localId: "u"))
+        #expect(try await provider.beginPasswordAttempt(localId: "u"))
     }
 
     @Test("sends are limited per address and per client address")
-    func sendLimits() throws {
+    func sendLimits() async throws {
         let time = ManualTime(milliseconds: 0)
         let provider = EmailProvider(configuration: .init(sendsPerIPPerHour: 3, sendsPerEmailPerHour: 2), time: time)
         let context = RequestContext(clientAddress: "10.0.0.1", receivedAt: 0, projectId: "p")
-        try provider.admitSend(to: "a@x.y", context)
-        try provider.admitSend(to: "a@x.y", context)
-        #expect(throws: AuthError(.tooManyAttemptsTryLater)) { try provider.admitSend(to: "a@x.y", context) }
-        try provider.admitSend(to: "b@x.y", context)
-        #expect(throws: AuthError(.tooManyAttemptsTryLater)) { try provider.admitSend(to: "c@x.y", context) }
+        try await provider.admitSend(to: "a@x.y", context)
+        try await provider.admitSend(to: "a@x.y", context)
+        await #expect(throws: AuthError(.tooManyAttemptsTryLater)) { try await provider.admitSend(to: "a@x.y", context) }
+        try await provider.admitSend(to: "b@x.y", context)
+        await #expect(throws: AuthError(.tooManyAttemptsTryLater)) { try await provider.admitSend(to: "c@x.y", context) }
     }
 }

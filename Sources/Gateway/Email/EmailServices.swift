@@ -34,7 +34,8 @@ struct EmailServices: Sendable {
         let workers = PasswordService.workerCount(configured: settings.kdfWorkers,
                                                   cores: ProcessInfo.processInfo.activeProcessorCount)
         return EmailServices(
-            provider: EmailProvider(configuration: settings.provider, time: time),
+            provider: EmailProvider(configuration: settings.provider, time: time,
+                                    counters: StoreAbuseCounters(store: store, time: time)),
             settings: settings,
             passwords: PasswordService(hasher: overrides.hasher ?? ScryptPasswordHasher(parameters: settings.scrypt),
                                        pool: WorkerPool(name: "kdf", threadCount: workers),

@@ -31,7 +31,7 @@ enum SendOobCodeHandler {
         case .passwordReset:
             guard email.provider.isEnabled else { throw AuthError(.operationNotAllowed) }
             let address = try EmailAddress.require(try body.string("email"))
-            try admit(services, address, context)
+            try await admit(services, address, context)
             guard let user = try await services.store.read({ tx in try tx.user(email: address) }) else {
                 if privateMode && !adminLink {
                     return .json(["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(address)])
@@ -44,7 +44,7 @@ enum SendOobCodeHandler {
         case .emailSignIn:
             try email.provider.requireEmailLinkEnabled()
             let address = try EmailAddress.require(try body.string("email"))
-            try admit(services, address, context)
+            try await admit(services, address, context)
             payload = .init(type: type, email: address)
             recipient = address
         case .verifyEmail, .verifyAndChangeEmail:
@@ -80,7 +80,7 @@ enum SendOobCodeHandler {
                 payload = .init(type: type, email: user.email ?? newEmail, newEmail: newEmail, localId: user.localId)
                 recipient = newEmail
             }
-            try admit(services, recipient, context)
+            try await admit(services, recipient, context)
         }
         payload.continueUrl = continueUrl
         let issued = try await ActionEmail.issue(services, payload, recipient: recipient,
@@ -95,7 +95,7 @@ enum SendOobCodeHandler {
     }
 
     /// Counts a send against the per-address and per-IP limits; admins are not limited.
-    private static func admit(_ services: GatewayServices, _ recipient: String, _ context: OperationContext) throws {
-        if !context.caller.isAdmin { try services.email.provider.admitSend(to: recipient, context.requestContext) }
+    private static func admit(_ services: GatewayServices, _ recipient: String, _ context: OperationContext) async throws {
+        if !context.caller.isAdmin { try await services.email.provider.admitSend(to: recipient, context.requestContext) }
     }
 }

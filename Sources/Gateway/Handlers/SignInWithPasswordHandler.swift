@@ -16,7 +16,7 @@ enum SignInWithPasswordHandler {
         let address = try EmailAddress.require(try body.string("email"))
         guard let password = try body.string("password") else { throw AuthError(.missingPassword) }
         let private_ = try await email.privacy.isOn()
-        guard email.provider.beginPasswordAttempt(localId: address) else { throw AuthError(.tooManyAttemptsTryLater) }
+        guard try await email.provider.beginPasswordAttempt(localId: address) else { throw AuthError(.tooManyAttemptsTryLater) }
         let found = try await services.store.read { tx in try tx.user(email: address) }
         if !private_ {
             guard let found else { throw AuthError(.emailNotFound) }
@@ -25,7 +25,7 @@ enum SignInWithPasswordHandler {
         guard try await email.passwords.verify(password, against: found?.password), let user = found else {
             throw AuthError(private_ ? .invalidLoginCredentials : .invalidPassword)
         }
-        email.provider.passwordAttemptSucceeded(localId: address)
+        try await email.provider.passwordAttemptSucceeded(localId: address)
         guard !user.disabled else { throw AuthError.userDisabled }
         let rehashed = try await user.password.asyncMap { credential in
             email.passwords.needsRehash(credential) ? try await email.passwords.hash(password) : nil

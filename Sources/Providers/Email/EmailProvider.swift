@@ -37,18 +37,16 @@ public struct EmailProvider: CredentialProvider {
     }
 
     public let configuration: Configuration
+    /// A coarse per-client request limit: counted in this process (each instance has its own budget).
     private let signUpsPerIP: RateLimiter
-    private let sendsPerIP: RateLimiter
-    private let sendsPerEmail: RateLimiter
-    private let failedPasswords: RateLimiter
+    /// Password attempts and sends: counted where every instance sees them (the gateway passes the store's
+    /// counters), so several instances do not multiply an attacker's budget.
+    private let counters: any AbuseCounters
 
-    public init(configuration: Configuration, time: any TimeSource) {
+    public init(configuration: Configuration, time: any TimeSource, counters: (any AbuseCounters)? = nil) {
         self.configuration = configuration
         signUpsPerIP = RateLimiter(limit: configuration.signUpsPerIPPerHour, windowSeconds: 3600, time: time)
-        sendsPerIP = RateLimiter(limit: configuration.sendsPerIPPerHour, windowSeconds: 3600, time: time)
-        sendsPerEmail = RateLimiter(limit: configuration.sendsPerEmailPerHour, windowSeconds: 3600, time: time)
-        failedPasswords = RateLimiter(limit: configuration.failedPasswordsPerAccount,
-                                      windowSeconds: configuration.failedPasswordWindowSeconds, time: time)
+        self.counters = counters ?? LocalAbuseCounters(time: time)
     }
 
     public var id: ProviderID { .password }
@@ -73,25 +71,30 @@ public struct EmailProvider: CredentialProvider {
     /// One more email from this client to this address, or `TOO_MANY_ATTEMPTS_TRY_LATER`. Both limits
     /// apply: per IP against one sender spraying many addresses, per address against mail-bombing one person
     /// from many IPs.
-    public func admitSend(to email: String, _ context: RequestContext) throws(AuthError) {
+    public func admitSend(to email: String, _ context: RequestContext) async throws {
         // Refused sends are not counted, so one exhausted limit never eats into the other.
-        guard sendsPerIP.remaining(context.clientNetwork) > 0, sendsPerEmail.remaining(email) > 0 else {
-            throw AuthError(.tooManyAttemptsTryLater)
-        }
-        _ = sendsPerIP.allow(context.clientNetwork)
-        _ = sendsPerEmail.allow(email)
+        let events = [
+            LimitedEvent(key: "send.ip:" + context.clientNetwork, limit: configuration.sendsPerIPPerHour, windowSeconds: 3600),
+            LimitedEvent(key: "send.email:" + email, limit: configuration.sendsPerEmailPerHour, windowSeconds: 3600),
+        ]
+        guard try await counters.admit(events) else { throw AuthError(.tooManyAttemptsTryLater) }
     }
 
     /// Reserves one password attempt for an account before the KDF runs; false once its wrong attempts (and
     /// attempts still in flight) have used up the window. Reserving first is what stops parallel guesses from
     /// all passing the check before any failure is counted. From then on every attempt, right or wrong, is
     /// refused until the window ends (otherwise guessing could simply continue).
-    public func beginPasswordAttempt(localId: String) -> Bool {
-        failedPasswords.allow(localId)
+    public func beginPasswordAttempt(localId: String) async throws -> Bool {
+        try await counters.admit([passwordAttempt(localId)])
     }
 
     /// The reserved attempt used the right password: it does not count as a failure.
-    public func passwordAttemptSucceeded(localId: String) {
-        failedPasswords.refund(localId)
+    public func passwordAttemptSucceeded(localId: String) async throws {
+        try await counters.refund(passwordAttempt(localId))
+    }
+
+    private func passwordAttempt(_ localId: String) -> LimitedEvent {
+        LimitedEvent(key: "password:" + localId, limit: configuration.failedPasswordsPerAccount,
+                     windowSeconds: configuration.failedPasswordWindowSeconds)
     }
 }
