@@ -45,7 +45,7 @@ struct RequestBody: Sendable {
     func string(_ key: String) throws(WireError) -> String? {
         switch object[key] {
         case nil, .null?: return nil
-        case .string(let s)?: return s
+        case .string(let s)?: return try storable(s, key)
         case .int(let i)?: return String(i)
         case .double(let d)?: return d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         case let other?: throw mismatch(key, "TYPE_STRING", other)
@@ -79,13 +79,13 @@ struct RequestBody: Sendable {
     func strings(_ key: String) throws(WireError) -> [String]? {
         switch object[key] {
         case nil, .null?: return nil
-        case .string(let s)?: return [s]
+        case .string(let s)?: return [try storable(s, key)]
         case .int(let i)?: return [String(i)]
         case .array(let items)?:
             var result: [String] = []
             for item in items {
                 switch item {
-                case .string(let s): result.append(s)
+                case .string(let s): result.append(try storable(s, key))
                 case .int(let i): result.append(String(i))
                 default: throw mismatch(key, "TYPE_STRING", item)
                 }
@@ -108,6 +108,14 @@ struct RequestBody: Sendable {
             return result
         case let other?: throw mismatch(key, "TYPE_MESSAGE", other)
         }
+    }
+
+    /// A NUL character is valid JSON but no text a client means, and PostgreSQL cannot store it: refused
+    /// here as a 400, the same on every backend, rather than as a failed write.
+    private func storable(_ text: String, _ key: String) throws(WireError) -> String {
+        guard text.utf8.contains(0) else { return text }
+        throw .invalidPayload("Invalid value at '\(RequestBody.snakeCase(key))' (TYPE_STRING), contains a NUL character",
+                              reason: "invalid")
     }
 
     private func mismatch(_ key: String, _ type: String, _ value: JSONValue) -> WireError {
