@@ -44,7 +44,7 @@ let package = Package(
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
-            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "IPNetworks", "Outbound", "Crypto",
+            dependencies: ["AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "Linking", "HTTP", "IPNetworks", "Outbound", "Crypto",
                            "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound"], swiftSettings: strict),
@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "AuthCore"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking",
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "Crypto", "Linking",
                                                          "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound"]),
         .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound"], path: "Tests/AppleTestSupport"),
         .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound"]),

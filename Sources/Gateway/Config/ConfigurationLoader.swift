@@ -27,9 +27,10 @@ public enum ConfigurationLoader {
     }
 
     static func apply(file o: JSONObject, to c: inout GatewayConfiguration) throws {
-        let known: Set = ["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
-                          "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "anonymous", "http",
-                          "logLevel", "emulator", "signIn", "apple", "authorizedDomains", "email"]
+        let known = Set<String>(["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
+                                 "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "anonymous", "http",
+                                 "logLevel", "emulator", "signIn", "apple", "authorizedDomains", "email"])
+            .union(DatabaseSettingsLoader.fileKeys)
         if let unknown = o.keys.first(where: { !known.contains($0) }) { throw Failure("unknown config key \"\(unknown)\"") }
         let r = FieldReader(object: o, path: "")
         c.projectId = try r.string("projectId") ?? c.projectId
@@ -37,6 +38,7 @@ public enum ConfigurationLoader {
         c.host = try r.string("host") ?? c.host
         c.port = try r.int("port") ?? c.port
         c.dataDirectory = try r.string("dataDir") ?? c.dataDirectory
+        try DatabaseSettingsLoader.apply(file: r, to: &c.database)
         c.issuer = try r.string("issuer") ?? c.issuer
         c.publicURL = try r.string("publicUrl") ?? c.publicURL
         c.apiKeys = try r.strings("apiKeys") ?? c.apiKeys
@@ -91,6 +93,7 @@ public enum ConfigurationLoader {
         if let v = e["GATEHOUSE_LOG_LEVEL"] { c.logLevel = try parseLogLevel(v) }
         if let v = e["GATEHOUSE_APPLE_PRIVATE_KEY"], !v.isEmpty { c.apple.privateKeyPEM = v }
         EmailSettingsLoader.apply(environment: e, to: &c.email)
+        try DatabaseSettingsLoader.apply(environment: e, to: &c.database)
     }
 
     static func apply(flags f: [String: String], to c: inout GatewayConfiguration) throws {
@@ -100,6 +103,7 @@ public enum ConfigurationLoader {
         if let v = f["data-dir"] { c.dataDirectory = v }
         if f["emulator"] != nil { c.emulator = true }
         if f["allow-non-loopback"] != nil { c.allowNonLoopback = true }
+        DatabaseSettingsLoader.apply(flags: f, to: &c.database)
     }
 
     static func validate(_ c: GatewayConfiguration) throws {
@@ -119,6 +123,7 @@ public enum ConfigurationLoader {
             throw Failure("adminTokens must be at least 16 characters (they are passwords)")
         }
         if let problem = c.apple.problem { throw Failure(problem) }
+        try DatabaseSettingsLoader.validate(c.database)
     }
 
     static func integer(_ text: String, _ name: String) throws -> Int {
