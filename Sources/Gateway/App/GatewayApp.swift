@@ -18,9 +18,9 @@ public final class GatewayApp: Sendable {
     public static func make(configuration: GatewayConfiguration, environment: [String: String],
                             logger: Logger, time: any TimeSource = SystemTime()) async throws -> GatewayApp {
         try GatewayApp.checkBindAddress(configuration)
-        let (masterKey, source) = try StoreOpening.masterKey(configuration, environment: environment)
         let location = StoreOpening.location(configuration)
         let store = try StoreOpening.openStore(configuration)
+        let (masterKey, source) = try StoreOpening.masterKey(configuration, environment: environment)
         logger.info("store opened", [("store", .string(location))])
         logger.info("master key loaded", [("source", .string(source))])
         let sealer = Sealer(masterKey: masterKey)
