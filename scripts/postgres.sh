@@ -6,6 +6,8 @@
 #   scripts/postgres.sh stop DIR      stop the server (the directory stays; rm -rf it to forget the data)
 #   scripts/postgres.sh url DIR       print the connection URL again
 # initdb and postgres refuse to run as root, so as root they run as the `postgres` user (runuser).
+# GATEHOUSE_POSTGRES_DURABLE=1 at the first start keeps PostgreSQL's durable defaults (fsync, full-page
+# writes) as in production, for benchmarks; tests skip them for speed.
 set -euo pipefail
 
 command=${1:-}
@@ -39,18 +41,20 @@ case "$command" in
       ((EUID == 0)) && chown -R postgres: "$dir"
       chmod 700 "$dir" "$dir/data"
       run_as_owner "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust --no-sync -E UTF8 --locale=C >"$dir/initdb.log"
-      # Throwaway cluster: no fsync (an OS crash may lose it; a server crash or restart loses nothing a
-      # commit acknowledged), connections only through the socket.
+      # Connections only through the socket in the cluster directory.
       cat >>"$dir/data/postgresql.conf" <<CONF
 listen_addresses = ''
 unix_socket_directories = '$dir/socket'
 unix_socket_permissions = 0700
 port = 5432
-fsync = off
-full_page_writes = off
 max_connections = 200
 shared_buffers = 128MB
 CONF
+      # Tests: no fsync (an OS crash may lose the cluster; a server crash or restart loses nothing a commit
+      # acknowledged).
+      if [[ "${GATEHOUSE_POSTGRES_DURABLE:-0}" != 1 ]]; then
+        printf 'fsync = off\nfull_page_writes = off\n' >>"$dir/data/postgresql.conf"
+      fi
     fi
     pg_ctl_ start
     url
