@@ -100,7 +100,7 @@ final class PostgresTransaction: StoreTransaction {
     /// Sends `steps`, prefixed with BEGIN when the transaction has not started yet.
     private func send(_ steps: [PGConnection.Step]) throws(StoreError) -> [PGConnection.Outcome] {
         if let voided { throw PostgresFailures.storeError(for: voided) }
-        guard !begun else { return connection.pipeline(steps) }
+        guard !begun else { return steps.isEmpty ? [] : connection.pipeline(steps) }
         let outcomes = connection.pipeline([.command(kind.begin)] + steps)
         switch outcomes[0] {
         case .done:

@@ -9,8 +9,15 @@ import Outbound
 /// is an INVALID_ARGUMENT error naming the field, never a crash.
 struct RequestBody: Sendable {
     let object: JSONObject
+    /// JSON bodies carry what gets stored (profiles, emails), so their strings may not hold NUL (see
+    /// `storable`); form bodies (the token endpoint, the action page's forms) carry only codes, tokens and
+    /// passwords that are hashed or compared, and pages that must answer in HTML.
+    private let refusesNUL: Bool
 
-    init(object: JSONObject) { self.object = RequestBody.normalizingKeys(object) }
+    init(object: JSONObject, refusesNUL: Bool = true) {
+        self.object = RequestBody.normalizingKeys(object)
+        self.refusesNUL = refusesNUL
+    }
 
     static let empty = RequestBody(object: JSONObject())
 
@@ -34,7 +41,7 @@ struct RequestBody: Sendable {
         guard pairs.count <= JSONParser.defaultMaxMembers else {
             throw .invalidPayload("Too many fields in form body", reason: "parseError")
         }
-        return RequestBody(object: JSONObject(pairs.map { ($0.0, JSONValue.string($0.1)) }))
+        return RequestBody(object: JSONObject(pairs.map { ($0.0, JSONValue.string($0.1)) }), refusesNUL: false)
     }
 
     func has(_ key: String) -> Bool { object[key].map { !$0.isNull } ?? false }
@@ -113,7 +120,7 @@ struct RequestBody: Sendable {
     /// A NUL character is valid JSON but no text a client means, and PostgreSQL cannot store it: refused
     /// here as a 400, the same on every backend, rather than as a failed write.
     private func storable(_ text: String, _ key: String) throws(WireError) -> String {
-        guard text.utf8.contains(0) else { return text }
+        guard refusesNUL, text.utf8.contains(0) else { return text }
         throw .invalidPayload("Invalid value at '\(RequestBody.snakeCase(key))' (TYPE_STRING), contains a NUL character",
                               reason: "invalid")
     }
