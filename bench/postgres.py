@@ -202,6 +202,10 @@ def measure(binary: str, seconds: int, connections: int) -> dict:
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
+def per_request_ms(cpu_seconds_used: float, requests: int) -> float:
+    return cpu_seconds_used * 1000 / requests if requests else 0.0
+
+
 def render(run: dict) -> str:
     sign = run["sign_per_core"]
     lines = [
@@ -211,25 +215,39 @@ def render(run: dict) -> str:
         f"one RSA-2048 signature per request. PostgreSQL 15 (Debian) with its durable defaults (fsync and synchronous "
         f"commit on) on a unix socket; SQLite in WAL mode with `synchronous=NORMAL` (no fsync per commit). "
         f"wrk, the gateways and PostgreSQL all share the same cores.", "",
-        "| store | instances | scenario | req/s | gateway CPU s | PostgreSQL CPU s | req per server CPU-s | "
+        "| store | instances | scenario | req/s | gateway CPU ms/req | PostgreSQL CPU ms/req | req per server CPU-s | "
         f"÷ one-core RSA sign/s ({sign:,.0f}) | p99 ms | errors |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in run["rows"]:
         server_cpu = row["gateway_cpu_s"] + row["database_cpu_s"]
         per_cpu = row["requests"] / server_cpu if server_cpu else 0
-        database = f"{row['database_cpu_s']:.1f}" if row["store"] == "PostgreSQL" else "—"
+        database = (f"{per_request_ms(row['database_cpu_s'], row['requests']):.2f}"
+                    if row["store"] == "PostgreSQL" else "—")
         lines.append(f"| {row['store']} | {row['instances']} | {row['scenario']} | {row['rps']:,.0f} | "
-                     f"{row['gateway_cpu_s']:.1f} | {database} | {per_cpu:,.0f} | {per_cpu / sign:.0%} | "
-                     f"{row['p99_ms']:.1f} | {row['errors']} |")
+                     f"{per_request_ms(row['gateway_cpu_s'], row['requests']):.2f} | {database} | {per_cpu:,.0f} | "
+                     f"{per_cpu / sign:.0%} | {row['p99_ms']:.1f} | {row['errors']} |")
+    signups = {(r["store"], r["instances"]): r for r in run["rows"] if r["scenario"] == "signup"}
+    lines += [""]
+    if ("PostgreSQL", 1) in signups and ("SQLite", 1) in signups:
+        pg, lite = signups[("PostgreSQL", 1)], signups[("SQLite", 1)]
+        pg_ms = per_request_ms(pg["database_cpu_s"], pg["requests"])
+        gw_ms = per_request_ms(pg["gateway_cpu_s"], pg["requests"])
+        lite_ms = per_request_ms(lite["gateway_cpu_s"], lite["requests"])
+        lines.append(
+            f"- Per core: a sign-up costs the gateway {gw_ms:.2f} ms of CPU with PostgreSQL and {lite_ms:.2f} ms with "
+            f"SQLite (whose work happens inside the gateway), and costs PostgreSQL {pg_ms:.2f} ms. So one gateway core "
+            f"issues about {1000 / gw_ms:,.0f} sign-ups/s and one PostgreSQL core keeps up with about "
+            f"{1000 / pg_ms:,.0f}/s: a database core serves roughly {gw_ms / pg_ms:.1f} gateway cores.")
     lines += [
-        "",
         "- *req per server CPU-s* divides the requests by the CPU time of every server process of the setup: the "
         "gateways and, for PostgreSQL, the postmaster and its backends. Its ratio to one core's RSA-2048 sign rate "
         "(`openssl speed rsa2048`, same run) is the share of the physical limit reached per core of server CPU.",
+        "- A sign-up is one write transaction: two inserts (the user, its refresh token), each sent with BEGIN or a "
+        "savepoint in one pipelined round trip, then an fsync'd COMMIT: three round trips and one WAL flush, against "
+        "SQLite's in-process writes.",
         "- On one 2-core machine a second instance cannot add cores: it shows what sharing the database costs, not "
-        "scaling. On separate machines each instance brings its own signing cores, and PostgreSQL's CPU per request "
-        "(the last column's complement) is what one database server must provide for all of them.",
+        "scaling. On separate machines each instance brings its own signing cores and one database serves them all.",
         "- `refresh` refreshes one token of one user: every request updates the same user row, so with PostgreSQL "
         "concurrent refreshes queue on that row's lock and each commit's fsync (SQLite runs writes one at a time "
         "anyway). `refresh_many` cycles through 1,000 users, as real traffic does.",
