@@ -44,7 +44,8 @@ public final class PostgresUserStore: UserStore {
     ) async throws -> T {
         try gate.enter()
         defer { gate.leave() }
-        return try await workers.run { try self.transaction(.write, body) }
+        let submitted = ContinuousClock.now
+        return try await workers.run { try self.transaction(.write, body, submitted: submitted) }
     }
 
     public func read<T: Sendable>(
@@ -52,7 +53,8 @@ public final class PostgresUserStore: UserStore {
     ) async throws -> T {
         try gate.enter()
         defer { gate.leave() }
-        return try await workers.run { try self.transaction(.read, body) }
+        let submitted = ContinuousClock.now
+        return try await workers.run { try self.transaction(.read, body, submitted: submitted) }
     }
 
     /// The migration versions recorded in the database, in order.
@@ -76,9 +78,12 @@ public final class PostgresUserStore: UserStore {
         let failure: PostgresFailure
     }
 
-    /// Runs attempts until one succeeds, one fails for good, or the retry policy gives up.
-    private func transaction<T>(_ kind: PostgresTransaction.Kind, _ body: (any StoreTransaction) throws -> T) throws -> T {
-        let started = ContinuousClock.now
+    /// Runs attempts until one succeeds, one fails for good, or the retry policy gives up. The retry budget
+    /// counts from `submitted`: a transaction that queued behind others while the server was away has less
+    /// time left, so callers are answered within the budget rather than twice it.
+    private func transaction<T>(
+        _ kind: PostgresTransaction.Kind, _ body: (any StoreTransaction) throws -> T, submitted started: ContinuousClock.Instant
+    ) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
