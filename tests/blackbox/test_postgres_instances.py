@@ -236,6 +236,17 @@ def test_postgres_restarted_mid_load_loses_no_acknowledged_sign_up(two, postgres
         assert sign_up_anonymously(gw)["localId"]
 
 
+def test_instances_starting_together_on_an_empty_database_agree_on_one_signing_key(make_gateway, pg_database):
+    gateways = [make_gateway(env=MASTER_KEY, database_url=pg_database, start=False) for _ in range(4)]
+    in_parallel([gw.start for gw in gateways])
+    key_sets = [published_kids(gw)[1] for gw in gateways]
+    assert all(keys == key_sets[0] for keys in key_sets), key_sets
+    assert len(key_sets[0]) == 1
+    token = sign_up_anonymously(gateways[0])["idToken"]
+    for gw in gateways[1:]:
+        assert lookup(gw, token)
+
+
 def test_instances_need_the_shared_master_key_and_refuse_another(make_gateway, pg_database, tmp_path):
     no_key = run_cli("serve", "--port", "0", "--data-dir", str(tmp_path), "--database-url", pg_database, timeout=30)
     assert no_key.returncode == 2
