@@ -5,8 +5,10 @@ import Storage
 package enum PostgresAdministration {
     package static func execute(_ sql: String, url: String) throws {
         do {
-            let connection = try PGConnection(parameters: PostgresOptions(url: url).connectionParameters)
+            let options = PostgresOptions(url: url)
+            let connection = try PGConnection(parameters: options.connectionParameters)
             defer { connection.close() }
+            try connection.executeScript(options.sessionSetup)
             try connection.executeScript(sql)
         } catch {
             throw PostgresFailures.storeError(for: error)

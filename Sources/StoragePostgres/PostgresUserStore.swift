@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Storage
+import Synchronization
 
 /// The `UserStore` for several gateway instances sharing one PostgreSQL database.
 ///
@@ -17,6 +18,8 @@ public final class PostgresUserStore: UserStore {
     private let workers: WorkerPool
     private let retry: RetryPolicy
     private let gate = UseGate()
+    private let connectionRetries = Atomic<Int>(0)
+    private let conflictRetries = Atomic<Int>(0)
 
     /// Connects, checks the server is reachable and applies pending migrations. Blocks the calling thread,
     /// so do it at start-up. Throws `StoreError.unavailable` (with the redacted URL) when the server cannot
@@ -38,6 +41,11 @@ public final class PostgresUserStore: UserStore {
 
     /// Connections opened so far, including replacements for lost ones.
     public var connectionsOpened: Int { connections.connectionsOpened }
+
+    /// Attempts run again so far: after a lost connection, and after a deadlock or serialization failure.
+    public var retries: (afterLostConnection: Int, afterConflict: Int) {
+        (connectionRetries.load(ordering: .relaxed), conflictRetries.load(ordering: .relaxed))
+    }
 
     public func write<T: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) throws -> T
@@ -107,6 +115,11 @@ public final class PostgresUserStore: UserStore {
                 throw StoreError.unavailable("PostgreSQL at \(redactedURL) is unreachable: \(failure.message)")
             }
             throw PostgresFailures.storeError(for: failure)
+        }
+        if PostgresFailures.isConnectionFailure(failure) {
+            connectionRetries.add(1, ordering: .relaxed)
+        } else {
+            conflictRetries.add(1, ordering: .relaxed)
         }
         if delay > 0 { Thread.sleep(forTimeInterval: Double(delay) / 1000) }
     }

@@ -28,6 +28,7 @@ struct PostgresServerTests {
         try await scratch.store.write { try $0.insertUser(Fixture.user("after")) }
         #expect(try await scratch.store.read { try $0.userCount() } == 2)
         #expect(scratch.store.connectionsOpened > opened)
+        #expect(scratch.store.retries.afterLostConnection >= 1)
         try await scratch.store.close()
     }
 
@@ -136,7 +137,9 @@ struct PostgresServerTests {
         let two = Task { try await crossUpdate(1, "b", "a") }
         try await one.value
         try await two.value
-        #expect(runs.value == 3)
+        // The victim ran again (under heavy load the server may abort an attempt more than once).
+        #expect(runs.value >= 3)
+        #expect(store.retries.afterConflict >= 1)
         let emails = try await store.read { tx in [try tx.user(localId: "a")?.email, try tx.user(localId: "b")?.email] }
         #expect(emails == ["a-by-0@x.io", "b-by-0@x.io"] || emails == ["a-by-1@x.io", "b-by-1@x.io"])
         try await store.close()
