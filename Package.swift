@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "AuthCore", dependencies: ["Crypto", "WireFormats"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["AuthCore", "WireFormats"], swiftSettings: strict),
         .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
+        .target(name: "StoragePostgres", dependencies: ["Storage", "AuthCore", "CLibPQ", "WireFormats"], swiftSettings: strict),
         .target(name: "Linking", dependencies: ["AuthCore", "WireFormats"], swiftSettings: strict),
 
         // The plugin SDK: what a provider implements and what the gateway hands it.
@@ -52,7 +53,8 @@ let package = Package(
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
-            dependencies: ["AuthCore", "Storage", "StorageSQLite", "Linking", "HTTP", "IPNetworks", "Outbound", "Crypto", "WireFormats", "ProviderKit",
+            dependencies: ["AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "Linking", "HTTP", "IPNetworks", "Outbound",
+                           "Crypto", "WireFormats", "ProviderKit",
                            "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
@@ -64,9 +66,9 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "IPNetworks", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTP", "WireFormats"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "WireFormats"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "AuthCore", "WireFormats"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "AuthCore", "WireFormats"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore", "WireFormats"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "HTTP", "Crypto", "Linking",
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "Crypto", "Linking",
                                                          "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound", "WireFormats", "ProviderKit"]),
         .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Tests/AppleTestSupport"),
         .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order: warning-free build, Swift tests, black-box tests, API fuzzing.
 # Exits non-zero if any step fails; the last line is a step summary.
+#
+# The PostgreSQL store tests need a server: when GATEHOUSE_TEST_POSTGRES_URL is not set (a developer's
+# machine), a throwaway cluster is started here (scripts/postgres.sh) and stopped at the end; `.ci/run`
+# starts its own and passes it in. Either way the tests require it (GATEHOUSE_REQUIRE_POSTGRES=1).
 set -uo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,6 +50,19 @@ blackbox() {
 }
 
 scripts/bootstrap.sh || { echo "test: bootstrap failed" >&2; exit 1; }
+
+if [[ -z "${GATEHOUSE_TEST_POSTGRES_URL:-}" ]]; then
+  own_cluster="$(mktemp -d /tmp/gatehouse-test-postgres.XXXXXX)"
+  stop_own_cluster() {
+    scripts/postgres.sh stop "$own_cluster" >/dev/null 2>&1 || true
+    rm -rf "$own_cluster"
+  }
+  trap stop_own_cluster EXIT
+  GATEHOUSE_TEST_POSTGRES_URL="$(scripts/postgres.sh start "$own_cluster")" \
+    || { echo "test: could not start a PostgreSQL cluster (see $own_cluster/server.log)" >&2; exit 1; }
+  export GATEHOUSE_TEST_POSTGRES_URL GATEHOUSE_TEST_POSTGRES_DIR="$own_cluster"
+fi
+export GATEHOUSE_REQUIRE_POSTGRES=1
 
 step "build (zero warnings)" build_without_warnings
 if ((failed > 0)); then

@@ -94,9 +94,33 @@ public protocol StoreTransaction {
     /// Returns whether the item existed.
     func deleteOutboxItem(id: String) throws -> Bool
 
+    // MARK: Counters (abuse limits every instance shares: password attempts, code sends)
+
+    /// Adds `delta` to the counter `key` in the fixed window that ends at `windowEndsAt` (milliseconds since
+    /// the epoch) and returns the new count, or returns nil and changes nothing when the count would exceed
+    /// `limit`. A counter stored for an earlier window starts again from 0; one stored for a later window
+    /// (another instance's clock runs ahead) is counted in that later window. A count never goes below 0.
+    /// Concurrent additions to one counter are neither lost nor able to pass `limit` together.
+    func addToCounter(_ key: String, windowEndsAt: Int64, delta: Int, limit: Int) throws -> Int?
+    /// The count of `key` in the window ending at `windowEndsAt` (or in a later one stored); else 0.
+    func counter(_ key: String, windowEndsAt: Int64) throws -> Int
+    /// Deletes counters whose window ended at or before `ms`. Returns how many were deleted.
+    func deleteExpiredCounters(endedBy ms: Int64) throws -> Int
+
     // MARK: Settings (small project configuration such as `allowDuplicateEmails`)
 
     func setting(_ key: String) throws -> String?
     /// Sets or, with `nil`, deletes the setting.
     func setSetting(_ key: String, value: String?) throws
+
+    // MARK: Listing every record (copying a whole store to another backend: `StoreCopier`)
+
+    /// Refresh tokens in ascending byte order of `tokenHash`, starting after `afterHash`.
+    func refreshTokens(afterHash: [UInt8]?, limit: Int) throws -> [RefreshTokenRecord]
+    /// One-time tokens of every kind in ascending order of `kind`, then `tokenHash` bytes, starting after `after`.
+    func oneTimeTokens(after: (kind: String, tokenHash: [UInt8])?, limit: Int) throws -> [OneTimeTokenRecord]
+    /// Outbox items of every kind in ascending `id` order, starting after `afterId`.
+    func outboxItems(afterId: String?, limit: Int) throws -> [OutboxItem]
+    /// Every setting.
+    func settings() throws -> [String: String]
 }

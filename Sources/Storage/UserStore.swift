@@ -6,8 +6,11 @@
 ///   caller's cooperative thread.
 /// - Unique constraints, not earlier reads, decide races. A backend may run write transactions one at a
 ///   time (memory, SQLite) or concurrently (PostgreSQL, READ COMMITTED); callers must not rely on either.
-/// - A transaction method that throws has had no effect, and the transaction stays usable: the body may
-///   catch `StoreError.uniqueViolation` and carry on, or rethrow to roll everything back.
+/// - A transaction method that throws `uniqueViolation` or `notFound` has had no effect, and the transaction
+///   stays usable: the body may catch it and carry on, or rethrow to roll everything back. Other errors
+///   (`unavailable`) may void the transaction: later calls throw too, and nothing is committed.
+/// - A backend may run a body more than once: PostgreSQL repeats a transaction the server aborted (deadlock)
+///   or whose connection dropped before COMMIT. Bodies must have no effects outside the transaction.
 /// - Integers are `Int64` milliseconds or seconds as each record documents, byte strings are `[UInt8]`,
 ///   text is compared exactly (UTF-8 bytes) unless a method says otherwise, and list order is always stated.
 public protocol UserStore: Sendable {

@@ -9,7 +9,7 @@ struct Migration {
 /// BOOLEAN as a 0/1 INTEGER) with the same constraint names, so both backends report the same
 /// constraints. STRICT tables make SQLite enforce the column types as PostgreSQL does.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, outbox]
+    static let all: [Migration] = [initialSchema, outbox, counters]
 
     /// The highest version this build knows.
     static var latestVersion: Int { all.last?.version ?? 0 }
@@ -119,5 +119,16 @@ enum Migrations {
             CONSTRAINT outbox_pkey PRIMARY KEY (id)
         ) STRICT;
         CREATE INDEX outbox_kind_next_attempt_at_idx ON outbox (kind, next_attempt_at);
+        """)
+
+    /// Abuse counters shared by every instance (password attempts, code sends), one row per key.
+    static let counters = Migration(version: 3, sql: """
+        CREATE TABLE counters (
+            key            TEXT    NOT NULL,
+            window_ends_at INTEGER NOT NULL,
+            count          INTEGER NOT NULL,
+            CONSTRAINT counters_pkey PRIMARY KEY (key)
+        ) STRICT;
+        CREATE INDEX counters_window_ends_at_idx ON counters (window_ends_at);
         """)
 }

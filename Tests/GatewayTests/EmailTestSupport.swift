@@ -54,10 +54,13 @@ final class CapturingMailer: MailSending {
 
 extension TestGateway {
     /// A gateway with a cheap counting hasher and a capturing mailer (SMTP "configured").
-    static func withEmail(hasher: CountingHasher = CountingHasher(), mailer: CapturingMailer = CapturingMailer(),
+    /// With `store`, the gateway joins a store another test gateway uses (another instance); the store must
+    /// already hold `SharedSigningKey.record`.
+    static func withEmail(store shared: (any UserStore)? = nil, hasher: CountingHasher = CountingHasher(),
+                          mailer: CapturingMailer = CapturingMailer(),
                           _ configure: @escaping (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
-        let store = InMemoryUserStore()
-        try await store.write { tx in try tx.insertSigningKey(SharedSigningKey.record) }
+        let store = shared ?? InMemoryUserStore()
+        if shared == nil { try await store.write { tx in try tx.insertSigningKey(SharedSigningKey.record) } }
         return try await make(store: store, masterKey: SharedSigningKey.masterKey,
                               factories: factories(email: EmailProviderFactory(hasher: hasher, mailer: mailer))) { config in
             config.setPluginValue("email.smtp", ["url": "smtp://127.0.0.1:1", "security": "none",

@@ -100,6 +100,25 @@ struct WireTests {
         #expect(user["displayName"]?.stringValue?.count == ProfileLimits.displayName)
     }
 
+    @Test("a NUL character is refused from a client (400) and dropped from a provider, on every backend")
+    func nulCharacters() async throws {
+        let gw = try await TestGateway.make()
+        let idToken = try #require(await gw.signUpAnonymously()["idToken"]?.stringValue)
+        let reply = await gw.post("\(TestGateway.v1)/accounts:update",
+                                  ["idToken": .string(idToken), "displayName": "Ada\u{0}Lovelace"])
+        #expect(reply.status == 400 && reply.json["error"]?["status"] == "INVALID_ARGUMENT")
+        #expect(reply.error?.contains("display_name") == true)
+        let listed = await gw.post("\(TestGateway.v1)/accounts:update",
+                                   ["idToken": .string(idToken), "deleteAttribute": ["PHOTO_URL", "x\u{0}"]])
+        #expect(listed.status == 400)
+        let signedIn = await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", [
+            "requestUri": "http://localhost",
+            "postBody": .string("providerId=test.example&secret=open-sesame&sub=nul&name=Ada%00Lovelace")])
+        let token = try #require(signedIn["idToken"]?.stringValue)
+        let user = try #require(await gw.lookup(token)["users"]?.arrayValue?.first)
+        #expect(user["displayName"]?.stringValue == "AdaLovelace")
+    }
+
     @Test("per-client limits key IPv6 clients by their /64")
     func ipv6Limits() async throws {
         #expect(NetworkRange.limitKey(for: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")

@@ -37,29 +37,29 @@ struct PolicyAndAddressTests {
     }
 
     @Test("failed passwords lock the account for the window, then it may try again")
-    func throttle() {
+    func throttle() async throws {
         let time = ManualTime(milliseconds: 1_000_000)
         let provider = EmailProvider(configuration: .init(failedPasswordsPerAccount: 2, failedPasswordWindowSeconds: 60),
                                      time: time)
-        #expect(provider.beginPasswordAttempt(account: "u"))
-        provider.passwordAttemptSucceeded(account: "u")
-        #expect(provider.beginPasswordAttempt(account: "u"))
-        #expect(provider.beginPasswordAttempt(account: "u"))
-        #expect(!provider.beginPasswordAttempt(account: "u"))
-        #expect(provider.beginPasswordAttempt(account: "other"))
+        #expect(try await provider.beginPasswordAttempt(account: "u"))
+        try await provider.passwordAttemptSucceeded(account: "u")
+        #expect(try await provider.beginPasswordAttempt(account: "u"))
+        #expect(try await provider.beginPasswordAttempt(account: "u"))
+        #expect(try await !provider.beginPasswordAttempt(account: "u"))
+        #expect(try await provider.beginPasswordAttempt(account: "other"))
         time.advance(seconds: 60)
-        #expect(provider.beginPasswordAttempt(account: "u"))
+        #expect(try await provider.beginPasswordAttempt(account: "u"))
     }
 
     @Test("sends are limited per address and per client address")
-    func sendLimits() throws {
+    func sendLimits() async throws {
         let time = ManualTime(milliseconds: 0)
         let provider = EmailProvider(configuration: .init(sendsPerIPPerHour: 3, sendsPerEmailPerHour: 2), time: time)
         let context = RequestContext(clientAddress: "10.0.0.1", receivedAt: 0, projectId: "p")
-        try provider.admitSend(to: "a@x.y", context)
-        try provider.admitSend(to: "a@x.y", context)
-        #expect(throws: AuthError(.tooManyAttemptsTryLater)) { try provider.admitSend(to: "a@x.y", context) }
-        try provider.admitSend(to: "b@x.y", context)
-        #expect(throws: AuthError(.tooManyAttemptsTryLater)) { try provider.admitSend(to: "c@x.y", context) }
+        try await provider.admitSend(to: "a@x.y", context)
+        try await provider.admitSend(to: "a@x.y", context)
+        await #expect(throws: AuthError(.tooManyAttemptsTryLater)) { try await provider.admitSend(to: "a@x.y", context) }
+        try await provider.admitSend(to: "b@x.y", context)
+        await #expect(throws: AuthError(.tooManyAttemptsTryLater)) { try await provider.admitSend(to: "c@x.y", context) }
     }
 }

@@ -24,9 +24,11 @@ def make_gateway(tmp_path_factory):
     """Factory: `make_gateway(config={...}, env={...})` starts a gateway; all are stopped (exit 0) at teardown."""
     started: list[Gateway] = []
 
-    def make(*, config: dict | None = None, env: dict | None = None, data_dir=None, start: bool = True) -> Gateway:
+    def make(*, config: dict | None = None, env: dict | None = None, data_dir=None, start: bool = True,
+             database_url: str | None = None) -> Gateway:
         work = tmp_path_factory.mktemp(f"gw{next(_names)}")
-        gw = Gateway(data_dir=data_dir or work / "data", work_dir=work, config=config, env=env or {})
+        gw = Gateway(data_dir=data_dir or work / "data", work_dir=work, config=config, env=env or {},
+                     database_url=database_url)
         started.append(gw)
         return gw.start() if start else gw
 
@@ -70,6 +72,23 @@ def smtp_sink():
     sink = SmtpSink(free_loopback_port()).start()
     yield sink
     sink.stop()
+
+
+@pytest.fixture
+def postgres():
+    """The test run's PostgreSQL cluster (see `postgres_support`); skips when none is configured, fails when
+    GATEHOUSE_REQUIRE_POSTGRES=1 (CI) and none is."""
+    from postgres_support import PostgresCluster
+
+    return PostgresCluster.from_environment()
+
+
+@pytest.fixture
+def pg_database(postgres):
+    """The URL of a new, empty database on the test cluster, dropped at teardown."""
+    url = postgres.create_database()
+    yield url
+    postgres.drop_database(url)
 
 
 @pytest.fixture

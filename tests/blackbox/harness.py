@@ -64,6 +64,7 @@ class Gateway:
     project_id: str = DEFAULT_PROJECT_ID
     config: dict | None = None
     env: dict[str, str] = field(default_factory=dict)
+    database_url: str | None = None
     port: int = 0
     process: subprocess.Popen | None = None
     starts: int = 0
@@ -105,6 +106,8 @@ class Gateway:
         if self.config is not None:
             self.config_path.write_text(json.dumps(self.config))
             args += ["--config", str(self.config_path)]
+        if self.database_url is not None:
+            args += ["--database-url", self.database_url]
         with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
             self.process = subprocess.Popen(
                 args, stdout=out, stderr=err, env=clean_environment(self.env), cwd=self.work_dir

@@ -34,6 +34,20 @@ public enum MasterKey {
         return nil
     }
 
+    /// Reads a key file that must exist and be private to its owner (mode 0600 or stricter).
+    public static func read(file path: String) throws -> SymmetricKey {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path) else { throw LoadError.io("key file \(path) does not exist") }
+        let attributes = try? manager.attributesOfItem(atPath: path)
+        if let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0 {
+            throw LoadError.unsafePermissions(path)
+        }
+        guard let data = manager.contents(atPath: path), let key = parse(String(decoding: data, as: UTF8.self)) else {
+            throw LoadError.malformedFile(path)
+        }
+        return key
+    }
+
     /// Returns the key and where it came from (for the start-up log; never the key itself).
     public static func load(environmentValue: String?, dataDirectory: String) throws -> (SymmetricKey, source: String) {
         if let environmentValue, !environmentValue.isEmpty {
@@ -43,14 +57,7 @@ public enum MasterKey {
         let path = (dataDirectory as NSString).appendingPathComponent("master.key")
         let manager = FileManager.default
         if manager.fileExists(atPath: path) {
-            let attributes = try? manager.attributesOfItem(atPath: path)
-            if let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0 {
-                throw LoadError.unsafePermissions(path)
-            }
-            guard let data = manager.contents(atPath: path),
-                  let key = parse(String(decoding: data, as: UTF8.self))
-            else { throw LoadError.malformedFile(path) }
-            return (key, "file")
+            return (try read(file: path), "file")
         }
         let key = SymmetricKey.generate()
         let text = Hex.encode(key.bytes) + "\n"

@@ -68,15 +68,29 @@ public enum SigningKeys {
         record.unpublishAt.map { now < $0 } ?? true
     }
 
+    /// How often every instance reloads the keys from the store (milliseconds): a quarter of the key-cache
+    /// max-age, at most a minute, at least 250 ms.
+    public static func reloadIntervalMilliseconds(keyCacheMaxAge: Int64) -> Int64 {
+        max(250, min(60_000, keyCacheMaxAge * 1000 / 4))
+    }
+
+    /// Seconds between rotating a key in and its first signature: one key-cache max-age plus one reload
+    /// interval (rounded up). The reload interval matters with several instances: one that has not reloaded
+    /// yet still publishes the old set for up to an interval after the rotation, and a verifier that fetched
+    /// from it then caches that set for a full max-age. Every such cache has expired before the key signs.
+    public static func activationDelay(keyCacheMaxAge: Int64) -> Int64 {
+        keyCacheMaxAge + (reloadIntervalMilliseconds(keyCacheMaxAge: keyCacheMaxAge) + 999) / 1000
+    }
+
     /// The records after rotating in `newKey` at `now`: the new key is published at once and activates one
-    /// key-cache max-age later (verifiers that cached the key set have refetched by then); every older key
-    /// stays published until the last token it can still sign has expired.
+    /// `activationDelay` later (verifiers that cached the key set, from any instance, have refetched by
+    /// then); every older key stays published until the last token it can still sign has expired.
     public static func rotate(
         _ records: [SigningKeyRecord], adding newKey: SigningKeyRecord, now: Int64,
         keyCacheMaxAge: Int64, tokenLifetime: Int64
     ) -> (updated: [SigningKeyRecord], inserted: SigningKeyRecord) {
         var inserted = newKey
-        inserted.activatesAt = now + keyCacheMaxAge
+        inserted.activatesAt = now + activationDelay(keyCacheMaxAge: keyCacheMaxAge)
         inserted.unpublishAt = nil
         // Tokens signed by an older key until the new one activates stay valid for one lifetime after that,
         // plus a small allowance for clock skew between instances.

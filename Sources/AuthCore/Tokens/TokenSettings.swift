@@ -6,8 +6,8 @@ public struct TokenSettings: Sendable, Equatable {
     public var issuer: String
     /// ID-token lifetime in seconds (Firebase: 3600).
     public var idTokenLifetime: Int64
-    /// `Cache-Control: max-age` of the published keys, in seconds; also the delay between publishing a
-    /// rotated-in key and signing with it.
+    /// `Cache-Control: max-age` of the published keys, in seconds; with the key-reload interval, the delay
+    /// between publishing a rotated-in key and signing with it (`SigningKeys.activationDelay`).
     public var keyCacheMaxAge: Int64
     /// Accepted clock skew when checking `iat`/`exp` of presented ID tokens, in seconds.
     public var clockSkew: Int64

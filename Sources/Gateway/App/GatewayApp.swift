@@ -19,16 +19,18 @@ public final class GatewayApp: Sendable {
     public static func make(configuration: GatewayConfiguration, environment: [String: String],
                             logger: Logger, time: any TimeSource = SystemTime()) async throws -> GatewayApp {
         try GatewayApp.checkBindAddress(configuration)
-        let store = try DataDirectory.openStore(configuration.dataDirectory)
-        let (masterKey, source) = try MasterKey.load(environmentValue: environment["GATEHOUSE_MASTER_KEY"],
-                                                     dataDirectory: configuration.dataDirectory)
+        let location = StoreOpening.location(configuration)
+        let store = try StoreOpening.openStore(configuration)
+        let (masterKey, source) = try StoreOpening.masterKey(configuration, environment: environment)
+        logger.info("store opened", [("store", .string(location))])
         logger.info("master key loaded", [("source", .string(source))])
+        let sealer = Sealer(masterKey: masterKey)
+        try await MasterKeyCheck.verify(store: store, sealer: sealer, time: time, location: location)
         do {
-            return try await assemble(configuration: configuration, store: store, sealer: Sealer(masterKey: masterKey),
-                                      logger: logger, time: time)
+            return try await assemble(configuration: configuration, store: store, sealer: sealer, logger: logger, time: time)
         } catch CryptoError.authenticationFailed {
             throw ConfigurationLoader.Failure(
-                "the signing keys in \(configuration.dataDirectory) were sealed with another master key; restore the master key that belongs to this database")
+                "the signing keys in \(location) were sealed with another master key; restore the master key that belongs to this database")
         }
     }
 

@@ -15,7 +15,7 @@ struct PluginAssembly: Sendable {
         let context = ProviderContext(
             fetcher: fetcher, time: time, sealer: sealer, projectId: configuration.projectId,
             publicBaseURL: configuration.publicBaseURL, dataDirectory: configuration.dataDirectory,
-            emulator: configuration.emulator,
+            emulator: configuration.emulator, counters: StoreAbuseCounters(store: store, time: time),
             ledger: { kind in StoreNonceLedger(store: store, kind: kind, time: time) },
             log: { provider in GatewayProviderLog(logger: logger, provider: provider) },
             records: { provider in StoreProviderRecords(store: store, provider: provider, time: time) })

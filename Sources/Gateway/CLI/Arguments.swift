@@ -1,7 +1,8 @@
 /// Parsed command line: positional words and `--flag value` / `--flag=value` / boolean `--flag` options.
 struct Arguments: Equatable {
     static let booleanFlags: Set = ["emulator", "allow-non-loopback", "help"]
-    static let valueFlags: Set = ["host", "port", "data-dir", "project-id", "config"]
+    static let valueFlags: Set = ["host", "port", "data-dir", "project-id", "config", "database-url", "master-key-file",
+                                  "from", "to"]
 
     var positional: [String] = []
     var flags: [String: String] = [:]

@@ -4,7 +4,7 @@ import HTTP
 import Storage
 import StorageSQLite
 
-/// The `gateway` command: `serve`, `keys rotate`, `keys list`, `backup FILE`.
+/// The `gateway` command: `serve`, `keys rotate`, `keys list`, `backup FILE`, `migrate-storage`.
 public enum GatewayCommand {
 
     /// Runs the command and returns the process exit code.
@@ -41,7 +41,13 @@ public enum GatewayCommand {
             case ["keys", "list"]:
                 print(try await KeyCommands.list(configuration))
                 return 0
+            case ["migrate-storage"]:
+                print(try await MigrateStorageCommand.run(flags: arguments.flags))
+                return 0
             case let words where words.count == 2 && words[0] == "backup":
+                if configuration.database.usesPostgres {
+                    throw Arguments.Failure(description: "backup copies the SQLite database; for PostgreSQL use pg_dump (see README)")
+                }
                 let store = try SQLiteUserStore(path: DataDirectory.databasePath(configuration.dataDirectory))
                 try await store.backup(to: words[1])
                 await closeReporting(store)
@@ -71,12 +77,11 @@ public enum GatewayCommand {
     }
 }
 
-/// `gateway keys ...`: key management against the data directory's database (safe while a server runs).
+/// `gateway keys ...`: key management against the configured database (safe while gateways run).
 enum KeyCommands {
     static func services(_ configuration: GatewayConfiguration, environment: [String: String]) throws -> SigningKeyService {
-        let store = try DataDirectory.openStore(configuration.dataDirectory)
-        let (masterKey, _) = try MasterKey.load(environmentValue: environment["GATEHOUSE_MASTER_KEY"],
-                                                dataDirectory: configuration.dataDirectory)
+        let (masterKey, _) = try StoreOpening.masterKey(configuration, environment: environment)
+        let store = try StoreOpening.openStore(configuration)
         return SigningKeyService(store: store, sealer: Sealer(masterKey: masterKey),
                                  settings: configuration.tokenSettings, time: SystemTime())
     }
@@ -91,7 +96,7 @@ enum KeyCommands {
     }
 
     static func list(_ configuration: GatewayConfiguration) async throws -> String {
-        let store = try DataDirectory.openStore(configuration.dataDirectory)
+        let store = try StoreOpening.openStore(configuration)
         let records = try await store.read { try $0.signingKeys() }
         await GatewayCommand.closeReporting(store)
         let now = SystemTime().nowSeconds

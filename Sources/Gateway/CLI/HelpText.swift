@@ -5,6 +5,7 @@ enum HelpText {
         case "serve": return serve
         case "keys": return keys
         case "backup": return backup
+        case "migrate-storage": return migrateStorage
         default: return general
         }
     }
@@ -16,16 +17,22 @@ enum HelpText {
       gateway serve [options]        run the gateway (default 127.0.0.1:9099, data in ./gatehouse-data)
       gateway keys rotate [options]  add a new token-signing key (published now, signs after the key-cache max-age)
       gateway keys list [options]    show signing keys and which one signs
-      gateway backup FILE [options]  write a consistent copy of the database while the gateway runs
+      gateway backup FILE [options]  write a consistent copy of the SQLite database while the gateway runs
+      gateway migrate-storage --from SOURCE --to TARGET
+                                     copy every record into an empty database (SQLite <-> PostgreSQL)
       gateway help COMMAND           details about one command
 
     COMMON OPTIONS
       --data-dir DIR      data directory (gatehouse.sqlite, master.key)   [env GATEHOUSE_DATA_DIR]
       --config FILE       JSON configuration file (see README)            [env GATEHOUSE_CONFIG]
       --project-id ID     Firebase project id (token audience)            [env GATEHOUSE_PROJECT_ID]
+      --database-url URL  PostgreSQL shared by several instances, instead of SQLite in DIR
+                          (postgres://user:password@host:port/database)   [env GATEHOUSE_DATABASE_URL]
+      --master-key-file F master key file to use as is (never created)   [env GATEHOUSE_MASTER_KEY_FILE]
 
-    The master key that seals signing keys comes from GATEHOUSE_MASTER_KEY (64 hex characters) or from
-    DIR/master.key, created on first start. Back it up together with the database.
+    The master key that seals signing keys comes from GATEHOUSE_MASTER_KEY (64 hex characters), from
+    --master-key-file, or (SQLite only) from DIR/master.key, created on first start. Back it up together
+    with the database. With PostgreSQL every instance needs the same key; a generated one is refused.
     """
 
     static let serve = """
@@ -41,10 +48,20 @@ enum HelpText {
 
     static let keys = """
     gateway keys rotate [--data-dir DIR] [--config FILE]
-      Adds an RS256 key. It is published at once and starts signing one key-cache max-age later
-      (tokens.keyCacheMaxAgeSeconds), so verifiers that cache the key set never meet an unknown kid.
+      Adds an RS256 key. It is published at once and starts signing one key-cache max-age
+      (tokens.keyCacheMaxAgeSeconds) plus one key-reload interval later, so verifiers that cache the key set,
+      fetched from any instance, never meet an unknown kid.
       Older keys stay published until the last token they signed has expired. Safe while gateways run.
     gateway keys list [--data-dir DIR]
+    """
+
+    static let migrateStorage = """
+    gateway migrate-storage --from SOURCE --to TARGET
+      Copies users, identities, refresh tokens, signing keys, one-time tokens, the outbox and settings from
+      SOURCE into TARGET, which must be empty. Each is a PostgreSQL URL, a SQLite database file, or a data
+      directory (its gatehouse.sqlite). Stop the gateways first. Sealed secrets are copied as they are:
+      start the gateways on TARGET with SOURCE's master key (GATEHOUSE_MASTER_KEY). Abuse counters are not
+      copied (they start again at zero).
     """
 
     static let backup = """

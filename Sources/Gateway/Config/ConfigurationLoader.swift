@@ -32,9 +32,9 @@ public enum ConfigurationLoader {
     }
 
     /// The core's own keys; every other top-level key must be a plugin's section.
-    static let coreKeys: Set = ["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
+    static let coreKeys: Set<String> = Set(["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
                                 "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "http", "logLevel",
-                                "emulator", "signIn", "authorizedDomains"]
+                                "emulator", "signIn", "authorizedDomains"]).union(DatabaseSettingsLoader.fileKeys)
 
     /// Each factory parses its section (an absent section reads as empty, so defaults apply).
     static func configuredPlugins(_ config: GatewayConfiguration,
@@ -61,6 +61,7 @@ public enum ConfigurationLoader {
         c.host = try r.string("host") ?? c.host
         c.port = try r.int("port") ?? c.port
         c.dataDirectory = try r.string("dataDir") ?? c.dataDirectory
+        try DatabaseSettingsLoader.apply(file: r, to: &c.database)
         c.issuer = try r.string("issuer") ?? c.issuer
         c.publicURL = try r.string("publicUrl") ?? c.publicURL
         c.apiKeys = try r.strings("apiKeys") ?? c.apiKeys
@@ -102,6 +103,7 @@ public enum ConfigurationLoader {
         if let v = e["GATEHOUSE_API_KEYS"] { c.apiKeys = list(v) }
         if let v = e["GATEHOUSE_ADMIN_TOKENS"] { c.adminTokens = list(v) }
         if let v = e["GATEHOUSE_LOG_LEVEL"] { c.logLevel = try parseLogLevel(v) }
+        try DatabaseSettingsLoader.apply(environment: e, to: &c.database)
     }
 
     static func apply(flags f: [String: String], to c: inout GatewayConfiguration) throws {
@@ -111,6 +113,7 @@ public enum ConfigurationLoader {
         if let v = f["data-dir"] { c.dataDirectory = v }
         if f["emulator"] != nil { c.emulator = true }
         if f["allow-non-loopback"] != nil { c.allowNonLoopback = true }
+        DatabaseSettingsLoader.apply(flags: f, to: &c.database)
     }
 
     static func validate(_ c: GatewayConfiguration) throws {
@@ -129,6 +132,7 @@ public enum ConfigurationLoader {
         if c.adminTokens.contains(where: { $0.utf8.count < 16 }) {
             throw Failure("adminTokens must be at least 16 characters (they are passwords)")
         }
+        try DatabaseSettingsLoader.validate(c.database)
     }
 
     static func integer(_ text: String, _ name: String) throws -> Int {

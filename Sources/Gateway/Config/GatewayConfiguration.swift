@@ -11,6 +11,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var host = "127.0.0.1"
     public var port = 9099
     public var dataDirectory = "./gatehouse-data"
+    /// SQLite in `dataDirectory` (default) or a shared PostgreSQL database, and where the master key comes from.
+    public var database = DatabaseSettings()
     /// `iss` of ID tokens; default `https://securetoken.google.com/<projectId>`.
     public var issuer: String?
     /// Public base URL of the gateway (for `jwks_uri` in discovery); default from the request's Host header.

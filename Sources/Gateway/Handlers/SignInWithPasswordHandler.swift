@@ -18,7 +18,7 @@ enum SignInWithPasswordHandler {
         let address = try EmailAddress.require(try body.string("email"))
         guard let password = try body.string("password") else { throw AuthError(.missingPassword) }
         let privacy = try await email.privacy.isOn()
-        guard accounts.beginPasswordAttempt(account: address) else { throw AuthError(.tooManyAttemptsTryLater) }
+        guard try await accounts.beginPasswordAttempt(account: address) else { throw AuthError(.tooManyAttemptsTryLater) }
         let found = try await services.store.read { tx in try tx.user(email: address) }
         if !privacy {
             guard let found else { throw AuthError(.emailNotFound) }
@@ -27,7 +27,7 @@ enum SignInWithPasswordHandler {
         guard try await accounts.verify(password, against: found?.password), let user = found else {
             throw AuthError(privacy ? .invalidLoginCredentials : .invalidPassword)
         }
-        accounts.passwordAttemptSucceeded(account: address)
+        try await accounts.passwordAttemptSucceeded(account: address)
         guard !user.disabled else { throw AuthError.userDisabled }
         let rehashed = try await user.password.asyncMap { credential in
             accounts.needsRehash(credential) ? try await accounts.hash(password) : nil

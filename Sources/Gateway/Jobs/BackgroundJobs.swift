@@ -9,7 +9,7 @@ enum BackgroundJobs {
     /// Reloads keys every quarter of the key-cache max-age (at most every minute, at least every 250 ms), so
     /// a rotated-in key is known well before it starts signing.
     static func keyReloadLoop(_ services: GatewayServices, keys: SigningKeyService) async {
-        let interval = max(0.25, min(60, Double(services.configuration.keyCacheMaxAgeSeconds) / 4))
+        let interval = Double(SigningKeys.reloadIntervalMilliseconds(keyCacheMaxAge: services.configuration.keyCacheMaxAgeSeconds)) / 1000
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(interval))
             if Task.isCancelled { return }

@@ -30,7 +30,7 @@ struct SigningKeyService: Sendable {
         try ring.load(records, sealer: sealer)
     }
 
-    /// Adds a key that is published now and signs one key-cache max-age from now.
+    /// Adds a key that is published now and signs one `SigningKeys.activationDelay` from now.
     func rotate() async throws -> SigningKeyRecord {
         let now = time.nowSeconds
         let fresh = try makeKey(activatesAt: now)

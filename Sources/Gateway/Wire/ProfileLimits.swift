@@ -15,8 +15,10 @@ enum ProfileLimits {
         return value
     }
 
-    /// A value an identity provider sent: kept, but cut to the limit.
+    /// A value an identity provider sent: kept, but cut to the limit and without NUL characters (which
+    /// PostgreSQL cannot store).
     static func clip(_ value: String?, limit: Int) -> String? {
-        value.map { $0.count <= limit ? $0 : String($0.prefix(limit)) }
+        value.map { $0.utf8.contains(0) ? String(decoding: $0.utf8.filter { $0 != 0 }, as: UTF8.self) : $0 }
+            .map { $0.count <= limit ? $0 : String($0.prefix(limit)) }
     }
 }

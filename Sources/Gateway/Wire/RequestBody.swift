@@ -10,8 +10,15 @@ import WireFormats
 /// is an INVALID_ARGUMENT error naming the field, never a crash.
 struct RequestBody: Sendable {
     let object: JSONObject
+    /// JSON bodies carry what gets stored (profiles, emails), so their strings may not hold NUL (see
+    /// `storable`); form bodies (the token endpoint, the action page's forms) carry only codes, tokens and
+    /// passwords that are hashed or compared, and pages that must answer in HTML.
+    private let refusesNUL: Bool
 
-    init(object: JSONObject) { self.object = RequestBody.normalizingKeys(object) }
+    init(object: JSONObject, refusesNUL: Bool = true) {
+        self.object = RequestBody.normalizingKeys(object)
+        self.refusesNUL = refusesNUL
+    }
 
     static let empty = RequestBody(object: JSONObject())
 
@@ -35,7 +42,7 @@ struct RequestBody: Sendable {
         guard pairs.count <= JSONParser.defaultMaxMembers else {
             throw .invalidPayload("Too many fields in form body", reason: "parseError")
         }
-        return RequestBody(object: JSONObject(pairs.map { ($0.0, JSONValue.string($0.1)) }))
+        return RequestBody(object: JSONObject(pairs.map { ($0.0, JSONValue.string($0.1)) }), refusesNUL: false)
     }
 
     func has(_ key: String) -> Bool { object[key].map { !$0.isNull } ?? false }
@@ -46,7 +53,7 @@ struct RequestBody: Sendable {
     func string(_ key: String) throws(WireError) -> String? {
         switch object[key] {
         case nil, .null?: return nil
-        case .string(let s)?: return s
+        case .string(let s)?: return try storable(s, key)
         case .int(let i)?: return String(i)
         case .double(let d)?: return d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         case let other?: throw mismatch(key, "TYPE_STRING", other)
@@ -80,13 +87,13 @@ struct RequestBody: Sendable {
     func strings(_ key: String) throws(WireError) -> [String]? {
         switch object[key] {
         case nil, .null?: return nil
-        case .string(let s)?: return [s]
+        case .string(let s)?: return [try storable(s, key)]
         case .int(let i)?: return [String(i)]
         case .array(let items)?:
             var result: [String] = []
             for item in items {
                 switch item {
-                case .string(let s): result.append(s)
+                case .string(let s): result.append(try storable(s, key))
                 case .int(let i): result.append(String(i))
                 default: throw mismatch(key, "TYPE_STRING", item)
                 }
@@ -109,6 +116,14 @@ struct RequestBody: Sendable {
             return result
         case let other?: throw mismatch(key, "TYPE_MESSAGE", other)
         }
+    }
+
+    /// A NUL character is valid JSON but no text a client means, and PostgreSQL cannot store it: refused
+    /// here as a 400, the same on every backend, rather than as a failed write.
+    private func storable(_ text: String, _ key: String) throws(WireError) -> String {
+        guard refusesNUL, text.utf8.contains(0) else { return text }
+        throw .invalidPayload("Invalid value at '\(RequestBody.snakeCase(key))' (TYPE_STRING), contains a NUL character",
+                              reason: "invalid")
     }
 
     private func mismatch(_ key: String, _ type: String, _ value: JSONValue) -> WireError {

@@ -21,11 +21,12 @@ public protocol PasswordAccounts: CredentialProvider {
     /// One more password sign-up from this client, or `TOO_MANY_ATTEMPTS_TRY_LATER`.
     func admitSignUp(_ context: RequestContext) throws(AuthError)
     /// One more email from this client to this address, or `TOO_MANY_ATTEMPTS_TRY_LATER`.
-    func admitSend(to email: String, _ context: RequestContext) throws(AuthError)
+    /// Counted where every gateway instance sees it, so it is asynchronous.
+    func admitSend(to email: String, _ context: RequestContext) async throws
     /// Reserves a password attempt for `account` (the email) before the KDF runs; false while it is locked.
-    func beginPasswordAttempt(account: String) -> Bool
+    func beginPasswordAttempt(account: String) async throws -> Bool
     /// The reserved attempt had the right password: it does not count as a failure.
-    func passwordAttemptSucceeded(account: String)
+    func passwordAttemptSucceeded(account: String) async throws
 
     /// A new credential, computed off the request path; `TOO_MANY_ATTEMPTS_TRY_LATER` when the KDF queue is full.
     func hash(_ password: String) async throws -> PasswordCredential

@@ -19,12 +19,15 @@ public struct ProviderContext: Sendable {
     public let dataDirectory: String
     /// Emulator mode (a drop-in for the Firebase Auth Emulator).
     public let emulator: Bool
+    /// Abuse counters every instance sharing the database sees (password attempts, sends), so several instances
+    /// do not multiply an attacker's budget.
+    public let counters: any AbuseCounters
     private let makeLedger: @Sendable (String) -> any NonceLedger
     private let makeLog: @Sendable (ProviderID) -> any ProviderLog
     private let makeRecords: @Sendable (ProviderID) -> any ProviderRecords
 
     public init(fetcher: any HTTPFetching, time: any TimeSource, sealer: Sealer, projectId: String,
-                publicBaseURL: String, dataDirectory: String, emulator: Bool,
+                publicBaseURL: String, dataDirectory: String, emulator: Bool, counters: any AbuseCounters,
                 ledger: @escaping @Sendable (String) -> any NonceLedger,
                 log: @escaping @Sendable (ProviderID) -> any ProviderLog,
                 records: @escaping @Sendable (ProviderID) -> any ProviderRecords) {
@@ -35,6 +38,7 @@ public struct ProviderContext: Sendable {
         self.publicBaseURL = publicBaseURL
         self.dataDirectory = dataDirectory
         self.emulator = emulator
+        self.counters = counters
         self.makeLedger = ledger
         self.makeLog = log
         self.makeRecords = records

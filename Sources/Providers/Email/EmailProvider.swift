@@ -43,38 +43,38 @@ public struct EmailProvider: PasswordAccounts {
     public let actionUrl: String?
     let passwords: PasswordService?
     let templates: EmailTemplates
+    /// A coarse per-client request limit: counted in this process (each instance has its own budget).
     private let signUpsPerIP: RateLimiter
-    private let sendsPerIP: RateLimiter
-    private let sendsPerEmail: RateLimiter
-    private let failedPasswords: RateLimiter
+    /// Password attempts and sends: counted where every instance sees them (the gateway passes the store's
+    /// counters), so several instances do not multiply an attacker's budget.
+    private let counters: any AbuseCounters
 
     /// The provider as the factory builds it from the `email` section.
-    init(settings: EmailSettings, passwords: PasswordService, templates: EmailTemplates, time: any TimeSource) {
-        self.init(configuration: settings.provider, time: time, passwords: passwords, templates: templates,
-                  recentSignInSeconds: settings.recentSignInSeconds, improvedEmailPrivacy: settings.improvedEmailPrivacy,
-                  actionUrl: settings.actionUrl)
+    init(settings: EmailSettings, passwords: PasswordService, templates: EmailTemplates, time: any TimeSource,
+         counters: any AbuseCounters) {
+        self.init(configuration: settings.provider, time: time, counters: counters, passwords: passwords,
+                  templates: templates, recentSignInSeconds: settings.recentSignInSeconds,
+                  improvedEmailPrivacy: settings.improvedEmailPrivacy, actionUrl: settings.actionUrl)
     }
 
-    /// The rules alone (tests of limits and policy need no KDF pool or templates).
-    public init(configuration: Configuration, time: any TimeSource) {
-        self.init(configuration: configuration, time: time, passwords: nil,
-                  templates: EmailTemplates(appName: "", overrideDirectory: nil), recentSignInSeconds: 300,
+    /// The rules alone (tests of limits and policy need no KDF pool or templates); counters in this process
+    /// unless given.
+    public init(configuration: Configuration, time: any TimeSource, counters: (any AbuseCounters)? = nil) {
+        self.init(configuration: configuration, time: time, counters: counters ?? LocalAbuseCounters(time: time),
+                  passwords: nil, templates: EmailTemplates(appName: "", overrideDirectory: nil), recentSignInSeconds: 300,
                   improvedEmailPrivacy: false, actionUrl: nil)
     }
 
-    init(configuration: Configuration, time: any TimeSource, passwords: PasswordService?, templates: EmailTemplates,
-         recentSignInSeconds: Int64, improvedEmailPrivacy: Bool, actionUrl: String?) {
+    init(configuration: Configuration, time: any TimeSource, counters: any AbuseCounters, passwords: PasswordService?,
+         templates: EmailTemplates, recentSignInSeconds: Int64, improvedEmailPrivacy: Bool, actionUrl: String?) {
         self.configuration = configuration
+        self.counters = counters
         self.passwords = passwords
         self.templates = templates
         self.recentSignInSeconds = recentSignInSeconds
         self.improvedEmailPrivacyDefault = improvedEmailPrivacy
         self.actionUrl = actionUrl
         signUpsPerIP = RateLimiter(limit: configuration.signUpsPerIPPerHour, windowSeconds: 3600, time: time)
-        sendsPerIP = RateLimiter(limit: configuration.sendsPerIPPerHour, windowSeconds: 3600, time: time)
-        sendsPerEmail = RateLimiter(limit: configuration.sendsPerEmailPerHour, windowSeconds: 3600, time: time)
-        failedPasswords = RateLimiter(limit: configuration.failedPasswordsPerAccount,
-                                      windowSeconds: configuration.failedPasswordWindowSeconds, time: time)
     }
 
     public var id: ProviderID { .password }
@@ -98,26 +98,31 @@ public struct EmailProvider: PasswordAccounts {
     /// One more email from this client to this address, or `TOO_MANY_ATTEMPTS_TRY_LATER`. Both limits
     /// apply: per IP against one sender spraying many addresses, per address against mail-bombing one person
     /// from many IPs.
-    public func admitSend(to email: String, _ context: RequestContext) throws(AuthError) {
+    public func admitSend(to email: String, _ context: RequestContext) async throws {
         // Refused sends are not counted, so one exhausted limit never eats into the other.
-        guard sendsPerIP.remaining(context.clientNetwork) > 0, sendsPerEmail.remaining(email) > 0 else {
-            throw AuthError(.tooManyAttemptsTryLater)
-        }
-        _ = sendsPerIP.allow(context.clientNetwork)
-        _ = sendsPerEmail.allow(email)
+        let events = [
+            LimitedEvent(key: "send.ip:" + context.clientNetwork, limit: configuration.sendsPerIPPerHour, windowSeconds: 3600),
+            LimitedEvent(key: "send.email:" + email, limit: configuration.sendsPerEmailPerHour, windowSeconds: 3600),
+        ]
+        guard try await counters.admit(events) else { throw AuthError(.tooManyAttemptsTryLater) }
     }
 
     /// Reserves one password attempt for an account before the KDF runs; false once its wrong attempts (and
     /// attempts still in flight) have used up the window. Reserving first is what stops parallel guesses from
     /// all passing the check before any failure is counted. From then on every attempt, right or wrong, is
     /// refused until the window ends (otherwise guessing could simply continue).
-    public func beginPasswordAttempt(account: String) -> Bool {
-        failedPasswords.allow(account)
+    public func beginPasswordAttempt(account: String) async throws -> Bool {
+        try await counters.admit([passwordAttempt(account)])
     }
 
     /// The reserved attempt used the right password: it does not count as a failure.
-    public func passwordAttemptSucceeded(account: String) {
-        failedPasswords.refund(account)
+    public func passwordAttemptSucceeded(account: String) async throws {
+        try await counters.refund(passwordAttempt(account))
+    }
+
+    private func passwordAttempt(_ account: String) -> LimitedEvent {
+        LimitedEvent(key: "password:" + account, limit: configuration.failedPasswordsPerAccount,
+                     windowSeconds: configuration.failedPasswordWindowSeconds)
     }
 
     public func hash(_ password: String) async throws -> PasswordCredential {

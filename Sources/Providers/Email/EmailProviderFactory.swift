@@ -51,7 +51,8 @@ public struct EmailProviderFactory: ProviderFactory {
         let templates = EmailTemplates(appName: settings.appName ?? context.projectId,
                                        overrideDirectory: settings.templatesDirectory
                                         ?? (context.dataDirectory as NSString).appendingPathComponent("templates"))
-        let provider = EmailProvider(settings: settings, passwords: passwords, templates: templates, time: context.time)
+        let provider = EmailProvider(settings: settings, passwords: passwords, templates: templates, time: context.time,
+                                     counters: context.counters)
         let senders: [any CodeSender] = settings.smtp.map {
             [SMTPCodeSender(delivery: $0, mailer: mailer ?? SMTPMailer(settings: $0.server), time: context.time)]
         } ?? []

@@ -26,6 +26,7 @@ struct MemoryState: Sendable {
     var oneTimeTokens: [OneTimeKey: OneTimeTokenRecord] = [:]
     var outbox: [String: OutboxItem] = [:]
     var settings: [String: String] = [:]
+    var counters: [String: Counter] = [:]
 
     // MARK: Users
 

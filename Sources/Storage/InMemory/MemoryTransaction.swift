@@ -118,6 +118,20 @@ final class MemoryTransaction: StoreTransaction {
         try mutate { $0.outbox.removeValue(forKey: id) != nil }
     }
 
+    // MARK: Counters
+
+    func addToCounter(_ key: String, windowEndsAt: Int64, delta: Int, limit: Int) throws -> Int? {
+        try mutate { $0.addToCounter(key, windowEndsAt: windowEndsAt, delta: delta, limit: limit) }
+    }
+
+    func counter(_ key: String, windowEndsAt: Int64) throws -> Int {
+        state.counter(key, windowEndsAt: windowEndsAt)
+    }
+
+    func deleteExpiredCounters(endedBy ms: Int64) throws -> Int {
+        try mutate { $0.deleteExpiredCounters(endedBy: ms) }
+    }
+
     // MARK: Settings
 
     func setting(_ key: String) throws -> String? { state.settings[key] }
@@ -125,4 +139,29 @@ final class MemoryTransaction: StoreTransaction {
     func setSetting(_ key: String, value: String?) throws {
         try mutate { $0.settings[key] = value }
     }
+
+    // MARK: Listing every record
+
+    func refreshTokens(afterHash: [UInt8]?, limit: Int) throws -> [RefreshTokenRecord] {
+        let hashes = state.refreshTokens.keys.filter { hash in afterHash.map { $0.lexicographicallyPrecedes(hash) } ?? true }
+        return hashes.sorted { $0.lexicographicallyPrecedes($1) }.prefix(max(0, limit)).compactMap { state.refreshTokens[$0] }
+    }
+
+    func oneTimeTokens(after: (kind: String, tokenHash: [UInt8])?, limit: Int) throws -> [OneTimeTokenRecord] {
+        func precedes(_ a: (String, [UInt8]), _ b: (String, [UInt8])) -> Bool {
+            a.0 != b.0 ? a.0.precedesInByteOrder(b.0) : a.1.lexicographicallyPrecedes(b.1)
+        }
+        let keys = state.oneTimeTokens.keys.filter { key in
+            after.map { precedes(($0.kind, $0.tokenHash), (key.kind, key.tokenHash)) } ?? true
+        }
+        return keys.sorted { precedes(($0.kind, $0.tokenHash), ($1.kind, $1.tokenHash)) }
+            .prefix(max(0, limit)).compactMap { state.oneTimeTokens[$0] }
+    }
+
+    func outboxItems(afterId: String?, limit: Int) throws -> [OutboxItem] {
+        let ids = state.outbox.keys.filter { id in afterId.map { $0.precedesInByteOrder(id) } ?? true }
+        return ids.sorted { $0.precedesInByteOrder($1) }.prefix(max(0, limit)).compactMap { state.outbox[$0] }
+    }
+
+    func settings() throws -> [String: String] { state.settings }
 }

@@ -27,7 +27,7 @@ struct SQLiteMigrationTests {
         }
     }
 
-    @Test("opening a version 1 database upgrades it to the outbox schema and keeps its data")
+    @Test("opening a version 1 database upgrades it to the outbox and counter schema and keeps its data")
     func upgradesVersion1() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -40,18 +40,20 @@ struct SQLiteMigrationTests {
             (try tx.user(localId: "alice"), try tx.oneTimeToken(kind: "oob", hash: Fixture.hash("code")))
         }
         try await store.write { try $0.insertOutboxItem(Fixture.outboxItem("job")) }
+        let counted = try await store.write { try $0.addToCounter("k", windowEndsAt: 10, delta: 1, limit: 5) }
         let queued = try await store.read { try $0.outboxItems(kind: "mail") }
         try await store.close()
 
         #expect(kept.0 == Fixture.completeUser("alice"))
         #expect(kept.1 == Fixture.oneTimeToken("code"))
         #expect(queued == [Fixture.outboxItem("job")])
+        #expect(counted == 1)
         let connection = try Connection(path: path, mode: .readOnly)
         defer { connection.close() }
         let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version") {
             row throws(StoreError) in try row.integer(0)
         }
-        #expect(versions == [1, 2])
+        #expect(versions == [1, 2, 3])
         let index = try connection.query(
             "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL"
         ) { row throws(StoreError) in try row.text(0) }

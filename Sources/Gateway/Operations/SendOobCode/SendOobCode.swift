@@ -13,9 +13,9 @@ enum SendOobCode {
         let request = try SendOobCodeRequest(context.body, caller: context.caller)
         let accounts = try services.email.requireAccounts()
         let continueUrl = try services.email.links.checkContinueUrl(request.continueUrl)
-        let admit: @Sendable (String) throws -> Void = { recipient in
+        let admit: @Sendable (String) async throws -> Void = { recipient in
             // Admins are not limited.
-            if !context.caller.isAdmin { try accounts.admitSend(to: recipient, context.requestContext) }
+            if !context.caller.isAdmin { try await accounts.admitSend(to: recipient, context.requestContext) }
         }
         guard case (var payload, let recipient)? = try await code(for: request, accounts: accounts, admit: admit, services) else {
             // Improved email privacy: a reset for an unknown address answers as if it were sent.
@@ -30,12 +30,12 @@ enum SendOobCode {
 
     /// What the code is for and where it goes; nil when nothing may be sent and the answer must not say so.
     static func code(for request: SendOobCodeRequest, accounts: any PasswordAccounts,
-                     admit: (String) throws -> Void,
+                     admit: (String) async throws -> Void,
                      _ services: GatewayServices) async throws -> (OobCodes.Payload, String)? {
         switch request.kind {
         case .passwordReset(let address):
             guard accounts.isEnabled else { throw AuthError(.operationNotAllowed) }
-            try admit(address)
+            try await admit(address)
             guard let user = try await services.store.read({ tx in try tx.user(email: address) }) else {
                 let hidden = try await services.email.privacy.isOn() && !request.returnLink
                 if hidden { return nil }
@@ -46,19 +46,19 @@ enum SendOobCode {
             return (payload, address)
         case .emailSignIn(let address):
             try accounts.requireEmailLinkEnabled()
-            try admit(address)
+            try await admit(address)
             return (OobCodes.Payload(type: .emailSignIn, email: address), address)
         case .verifyEmail(let subject):
             let user = try await account(subject, requireRecentSignIn: false, services)
             guard let address = user.email else { throw AuthError(.missingEmail) }
-            try admit(address)
+            try await admit(address)
             return (OobCodes.Payload(type: .verifyEmail, email: address, localId: user.localId), address)
         case .verifyAndChangeEmail(let subject, let newEmail):
             let user = try await account(subject, requireRecentSignIn: true, services)
             if let holder = try await services.store.read({ tx in try tx.user(email: newEmail) }), holder.localId != user.localId {
                 throw AuthError(.emailExists)
             }
-            try admit(newEmail)
+            try await admit(newEmail)
             return (OobCodes.Payload(type: .verifyAndChangeEmail, email: user.email ?? newEmail, newEmail: newEmail,
                                      localId: user.localId), newEmail)
         }
