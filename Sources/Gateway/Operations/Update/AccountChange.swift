@@ -51,7 +51,7 @@ struct AccountChange: Sendable {
         disabled = try body.bool("disableUser") ?? body.bool("disabled")
         emailVerified = try body.bool("emailVerified")
         if let phone = try body.string("phoneNumber") {
-            guard phone.hasPrefix("+"), phone.count >= 3 else { throw AuthError(.invalidPhoneNumber, "Invalid format.") }
+            guard ProfileLimits.isE164(phone) else { throw AuthError(.invalidPhoneNumber, "Invalid format.") }
             phoneNumber = .set(phone)
         }
         if let claims = try body.string("customAttributes") {
