@@ -30,7 +30,7 @@ struct AccountChange: Sendable {
             case "PASSWORD": deletePassword = true
             case "PHONE_NUMBER": phoneNumber = .delete
             default:
-                throw WireError.invalidPayload("Invalid value at 'delete_attribute' (TYPE_ENUM), \"\(attribute)\"", reason: "invalid")
+                throw WireError.invalidPayload("Invalid value at 'delete_attribute' (TYPE_ENUM), \"\(attribute.prefix(64))\"", reason: "invalid")
             }
         }
         for provider in try body.strings("deleteProvider") ?? [] {
