@@ -33,6 +33,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case corrupt(String)
     /// The store cannot serve the request now: closed, locked for too long, disk or I/O failure.
     case unavailable(String)
+    /// The database refused a value itself (too long for an index, not valid text): the request's input, which
+    /// no retry will fix. The gateway answers 400, never the 503 that makes clients retry.
+    case invalidValue(String)
     /// A write was attempted inside `read`; read transactions are snapshots and never write.
     case readOnly
     /// The database was migrated by a newer build (schema `found`) than this one knows (`known`). Opening

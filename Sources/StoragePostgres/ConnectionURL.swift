@@ -20,7 +20,8 @@ public enum ConnectionURL {
         guard let query = text.firstIndex(of: "?") else { return text }
         let parameters = text[text.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
         let cleaned = parameters.map { parameter -> String in
-            parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+            let name = parameter.split(separator: "=", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+            return name == "password" || name == "sslpassword" ? "\(name)=***" : String(parameter)
         }
         return String(text[...query]) + cleaned.joined(separator: "&")
     }

@@ -74,7 +74,8 @@ enum PostgresFailures {
         switch failure.sqlState {
         case "23505":
             guard let name = failure.constraint, let constraint = uniqueConstraints[name] else {
-                return .unavailable("unrecognised unique constraint \(failure.constraint ?? "?"): \(failure.message)")
+                // Our schema names every unique constraint; another one is a bug or a foreign schema, never an outage.
+                return .corrupt("unrecognised unique constraint \(failure.constraint ?? "?"): \(failure.message)")
             }
             return .uniqueViolation(constraint)
         case "23503":
@@ -85,6 +86,10 @@ enum PostgresFailures {
             return .corrupt("PostgreSQL: \(failure.message)")
         case "57014":
             return .unavailable("PostgreSQL statement timeout: \(failure.message)")
+        case let state? where state.hasPrefix("22") || state.hasPrefix("54"):
+            // Data exceptions (a value too long, bytes that are not text) and program limits (an index row too
+            // large): the value itself is refused.
+            return .invalidValue("PostgreSQL (\(state)): \(failure.message)")
         default:
             let code = failure.sqlState.map { " (\($0))" } ?? ""
             return .unavailable("PostgreSQL\(code): \(failure.message)")

@@ -58,23 +58,3 @@ struct KeyRotationTests {
         #expect(updated.isEmpty)
     }
 }
-
-@Suite("rate limiter")
-struct RateLimiterTests {
-    @Test("allows the limit per window per key, then refuses until the next window")
-    func windows() {
-        let time = ManualTime(milliseconds: 0)
-        let limiter = RateLimiter(limit: 2, windowSeconds: 60, time: time)
-        #expect(limiter.allow("a") && limiter.allow("a"))
-        #expect(!limiter.allow("a"))
-        #expect(limiter.allow("b"))
-        time.advance(seconds: 60)
-        #expect(limiter.allow("a"))
-    }
-
-    @Test("a limit of zero disables limiting")
-    func disabled() {
-        let limiter = RateLimiter(limit: 0, windowSeconds: 60, time: ManualTime(milliseconds: 0))
-        #expect((0..<1000).allSatisfy { _ in limiter.allow("a") })
-    }
-}

@@ -83,6 +83,25 @@ struct AppleNotificationTests {
         #expect(gw.logs.contents.contains { $0.contains("\"outcome\":\"duplicate\"") })
     }
 
+    @Test("the general events route and the older path answer alike; a malformed request is Google's INVALID_ARGUMENT")
+    func routes() async throws {
+        let gw = try await TestGateway.withApple(apple)
+        let other = await gw.signInWithIdp(sub: "t-user")
+        _ = await gw.signInWithApple(idToken: other["idToken"]?.stringValue)
+        let general = "/gatehouse/v1/providers/apple.com/events"
+        #expect(await gw.post(general, event(gw, type: "consent-revoked", jti: "g1"), key: nil).status == 200)
+        #expect(try await gw.store.read { try $0.identities(localId: other["localId"]?.stringValue ?? "") }
+                .map(\.providerId) == ["test.example"])
+        for path in [Self.path, general] {
+            let missing = await gw.post(path, ["other": "x"], key: nil)
+            #expect(missing.status == 400)
+            #expect(missing.error == "Invalid JSON payload received. payload is required")
+            let notJSON = await gw.send("POST", path, body: "payload=x", headers: [("Content-Type", "application/json")])
+            #expect(notJSON.status == 400)
+            #expect(notJSON.json["error"]?["status"]?.stringValue == "INVALID_ARGUMENT")
+        }
+    }
+
     @Test("forged, foreign and expired events are refused")
     func refused() async throws {
         let gw = try await TestGateway.withApple(apple)

@@ -47,6 +47,10 @@ struct EmailConfigurationTests {
         (#"{"email":{"scrypt":{"n":1000}}}"#, "email.scrypt"),
         (#"{"email":{"passwordPolicy":{"minLength":0}}}"#, "email.passwordPolicy"),
         (#"{"email":{"recentSignInSeconds":"soon"}}"#, "email.recentSignInSeconds"),
+        (#"{"email":{"recentSignInSeconds":-1}}"#, "email.recentSignInSeconds"),
+        (#"{"email":{"kdfWorkers":-2}}"#, "email.kdfWorkers"),
+        (#"{"email":{"smtp":{"url":"smtp://x","from":"a@b.c","timeoutSeconds":0}}}"#, "email.smtp.timeoutSeconds"),
+        (#"{"email":{"limits":{"sendsPerIPPerHuor":1}}}"#, "email.limits.sendsPerIPPerHuor"),
     ])
     func refuses(_ json: String, _ named: String) throws {
         do {

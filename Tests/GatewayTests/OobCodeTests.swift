@@ -114,6 +114,24 @@ struct OobCodeTests {
         #expect(linked["isNewUser"]?.boolValue == false)
     }
 
+    @Test("an email link that changes the signed-in user's address needs a recent sign-in and ends older sessions")
+    func emailLinkAddressChange() async throws {
+        let mailer = CapturingMailer()
+        let gw = try await TestGateway.withEmail(mailer: mailer) { $0.setPluginValue("email.recentSignInSeconds", 60) }
+        let victim = await gw.signUp("victim@example.com", "secret1")
+        _ = await gw.sendOobCode(["requestType": "EMAIL_SIGNIN", "email": "thief@example.com"])
+        let code = try #require(await deliveredCode(gw, mailer))
+        gw.time.advance(seconds: 120)
+        let path = "\(v1)/accounts:signInWithEmailLink"
+        let stale = await gw.post(path, ["email": "thief@example.com", "oobCode": .string(code), "idToken": victim["idToken"] ?? .null])
+        #expect(stale.error == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "a stolen old token cannot move the account")
+        let fresh = await gw.signIn("victim@example.com", "secret1")
+        let moved = await gw.post(path, ["email": "thief@example.com", "oobCode": .string(code), "idToken": fresh["idToken"] ?? .null])
+        #expect(moved["localId"] == victim["localId"])
+        #expect(await gw.refresh(victim["refreshToken"]?.stringValue ?? "").error == "TOKEN_EXPIRED", "older sessions end")
+        #expect(await gw.refresh(moved["refreshToken"]?.stringValue ?? "").status == 200, "the caller's new session works")
+    }
+
     @Test("admins get the link back instead of a mail; clients may not ask for it")
     func adminLink() async throws {
         let mailer = CapturingMailer()

@@ -19,9 +19,10 @@ struct ProviderEndpointTests {
         }
     }
 
-    func signIn(_ gw: TestGateway, sub: String, idToken: String? = nil) async -> TestGateway.Reply {
-        var body: JSONObject = ["requestUri": "http://localhost", "returnSecureToken": true,
-                                "postBody": .string("providerId=callback.example&secret=\(Self.secret)&sub=\(sub)")]
+    func signIn(_ gw: TestGateway, sub: String, idToken: String? = nil, name: String? = nil) async -> TestGateway.Reply {
+        var postBody = "providerId=callback.example&secret=\(Self.secret)&sub=\(sub)"
+        if let name { postBody += "&name=\(name)" }
+        var body: JSONObject = ["requestUri": "http://localhost", "returnSecureToken": true, "postBody": .string(postBody)]
         body.set("idToken", idToken)
         return await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", .object(body))
     }
@@ -72,6 +73,19 @@ struct ProviderEndpointTests {
         let repeated = await callback(gw, "delete", sub: "gone", id: "del-1")
         #expect(repeated.status == 200)
         #expect(gw.logs.contents.contains { $0.contains("\"outcome\":\"duplicate\"") })
+    }
+
+    @Test("a deletion request for a user with other sign-in methods deletes the identity and the name copied from it")
+    func deletionKeepsTheAccount() async throws {
+        let gw = try await gateway()
+        let other = await gw.signInWithIdp(sub: "keeps")
+        _ = await signIn(gw, sub: "named", idToken: other["idToken"]?.stringValue, name: "Copied")
+        #expect(try await user(gw, other["localId"]?.stringValue)?.displayName == "Copied")
+        #expect(await callback(gw, "delete", sub: "named", id: "del-2").status == 200)
+        let kept = try #require(try await user(gw, other["localId"]?.stringValue))
+        #expect(kept.displayName == nil, "the provider's data goes")
+        #expect(try await gw.store.read { try $0.identities(localId: kept.localId) }.map(\.providerId) == ["test.example"])
+        #expect(gw.logs.contents.contains { $0.contains("\"outcome\":\"identity_deleted\"") })
     }
 
     @Test("a forged or malformed callback is refused with Firebase's error and changes nothing")
@@ -132,8 +146,10 @@ struct AccountEventRulesTests {
         (.identityRevoked(subject: "s"), account(otherProvider: true), .unlink(localId: "u1", disable: false)),
         (.identityRevoked(subject: "s"), account(phone: true), .unlink(localId: "u1", disable: false)),
         (.deletionRequested(subject: "s"), account(), .deleteUser(localId: "u1")),
-        (.deletionRequested(subject: "s"), account(emailLink: true), .unlink(localId: "u1", disable: false)),
-        (.deletionRequested(subject: "s"), account(otherProvider: true), .unlink(localId: "u1", disable: false)),
+        (.deletionRequested(subject: "s"), account(emailLink: true), .deleteIdentity(localId: "u1")),
+        (.deletionRequested(subject: "s"), account(otherProvider: true), .deleteIdentity(localId: "u1")),
+        (.deletionRequested(subject: "s"), account(password: true), .deleteIdentity(localId: "u1")),
+        (.deletionRequested(subject: "s"), account(phone: true), .deleteIdentity(localId: "u1")),
     ])
     func rules(_ event: AccountEvent, _ account: AccountEventRules.Account, _ expected: AccountEventRules.Plan) {
         #expect(AccountEventRules.plan(event, provider: Self.provider, account: account) == expected)

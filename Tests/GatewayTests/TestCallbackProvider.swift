@@ -20,7 +20,7 @@ struct TestCallbackProvider: AssertionVerifier, ProviderEventReceiver, ProviderP
         guard assertion["secret"] == secret, let subject = assertion["sub"], !subject.isEmpty else {
             throw CredentialRefusal(id, .signature, AuthError(.invalidIdpResponse, "bad test credential"))
         }
-        return VerifiedIdentity(providerId: id, subject: subject)
+        return VerifiedIdentity(providerId: id, subject: subject, displayName: assertion["name"])
     }
 
     func receiveEvents(_ request: ProviderHTTPRequest, context: RequestContext) async throws -> ProviderEventDelivery {

@@ -257,3 +257,27 @@ enum CompactJWSHeader {
 }
 
 import Crypto
+
+@Suite("Input bounds that keep every backend alike")
+struct InputBoundsTests {
+    @Test("a chosen localId over 128 characters, a malformed phone number and an unusable federated id are 4xx")
+    func bounds() async throws {
+        let gw = try await TestGateway.make()
+        let adminSignUp = { (body: JSONValue) in
+            await gw.post("\(TestGateway.v1)/accounts:signUp", body, key: nil, headers: [("Authorization", "Bearer owner")])
+        }
+        let long = await adminSignUp(["localId": .string(String(repeating: "L", count: 129))])
+        #expect(long.status == 400)
+        #expect(long.error?.contains("local_id") == true)
+        #expect(await adminSignUp(["localId": .string(String(repeating: "L", count: 128))]).status == 200)
+        let user = await gw.signUpAnonymously()
+        for phone in ["+1" + String(repeating: "5", count: 15), "+0123", "12345678", "+1 555 0100"] {
+            #expect(await gw.admin("update", ["localId": user["localId"] ?? .null, "phoneNumber": .string(phone)]).error
+                    == "INVALID_PHONE_NUMBER : Invalid format.", "\(phone)")
+        }
+        #expect(await gw.admin("update", ["localId": user["localId"] ?? .null, "phoneNumber": "+15555550100"]).status == 200)
+        let huge = await gw.signInWithIdp(sub: String(repeating: "s", count: 256))
+        #expect(huge.error?.hasPrefix("INVALID_IDP_RESPONSE : The identity provider's user id") == true)
+        #expect(try await gw.store.read { try $0.userCount() } == 2, "nothing stored for the refused identity")
+    }
+}

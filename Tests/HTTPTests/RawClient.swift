@@ -28,7 +28,7 @@ final class RawClient: @unchecked Sendable {
 
     /// - Parameter source: a local IPv4 address to connect from (another loopback address such as
     ///   127.0.0.2 is another client to the server); the kernel's choice when nil.
-    init(port: Int, timeoutSeconds: Int = 30, from source: String? = nil) throws {
+    init(port: Int, timeoutSeconds: Int = 120, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawClientError(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)

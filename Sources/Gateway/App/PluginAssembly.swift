@@ -21,7 +21,7 @@ struct PluginAssembly: Sendable {
             records: { provider in StoreProviderRecords(store: store, provider: provider, time: time) })
         let configured = try ConfigurationLoader.configuredPlugins(configuration, factories: factories)
         let built = try configured.map { try $0.plugins(context) }
-        let directory = ProviderDirectory(fixed: built.flatMap(\.providers) + extraProviders,
+        let directory = try ProviderDirectory(fixed: built.flatMap(\.providers) + extraProviders,
                                           storedSources: configured.filter(\.readsStoredConfigs), context: context)
         return PluginAssembly(providers: directory, senders: built.flatMap(\.senders))
     }

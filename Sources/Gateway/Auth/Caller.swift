@@ -1,7 +1,6 @@
 import AuthCore
 import Crypto
 import HTTP
-import Outbound
 import WireFormats
 
 /// Who is calling: an app with an API key, or an administrator.

@@ -15,8 +15,9 @@ public enum GatewayCommand {
         do {
             let arguments = try Arguments(argv)
             let words = arguments.positional
-            if arguments.flags["help"] != nil || words.isEmpty || words == ["help"] {
-                print(HelpText.text(for: words.first))
+            if arguments.flags["help"] != nil || words.isEmpty || words.first == "help" {
+                // `gateway help COMMAND`, `gateway COMMAND --help` and `gateway --help`.
+                print(HelpText.text(for: words.first == "help" ? words.dropFirst().first : words.first))
                 return 0
             }
             let configuration = try ConfigurationLoader.load(flags: arguments.flags, environment: environment)
@@ -56,6 +57,9 @@ public enum GatewayCommand {
             default:
                 throw Arguments.Failure(description: "unknown command \"\(words.joined(separator: " "))\" (see gateway --help)")
             }
+        } catch let error as StoreError {
+            printError("gateway: \(StoreErrorText.describe(error))")
+            return 2
         } catch {
             printError("gateway: \(error)")
             return 2

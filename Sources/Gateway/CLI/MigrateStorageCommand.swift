@@ -44,7 +44,14 @@ enum MigrateStorageCommand {
         if ConnectionURL.isPostgres(location) { return try PostgresUserStore(options: PostgresOptions(url: location, poolSize: 2)) }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory)
-        if exists && isDirectory.boolValue { return try SQLiteUserStore(path: DataDirectory.databasePath(location)) }
+        if exists && isDirectory.boolValue {
+            let database = DataDirectory.databasePath(location)
+            guard isTarget || FileManager.default.fileExists(atPath: database) else {
+                // Opening it would create an empty database inside the source and "copy" nothing.
+                throw Arguments.Failure(description: "migrate-storage: the data directory \(location) holds no gatehouse.sqlite")
+            }
+            return try SQLiteUserStore(path: database)
+        }
         guard exists || isTarget else {
             throw Arguments.Failure(description: "migrate-storage: \(location) is neither a PostgreSQL URL nor an existing SQLite database or data directory")
         }

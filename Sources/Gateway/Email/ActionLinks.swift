@@ -1,7 +1,6 @@
 import Synchronization
 import AuthCore
 import Foundation
-import Outbound
 import ProviderKit
 import WireFormats
 

@@ -1,6 +1,5 @@
 import AuthCore
 import HTTP
-import Outbound
 import ProviderKit
 import WireFormats
 

@@ -14,7 +14,7 @@ enum RevokeTokenHandler {
             throw AuthError(.invalidProviderId, "Missing providerId")
         }
         guard let revoker = services.providers.provider(ProviderID(providerId), as: (any TokenRevoker).self) else {
-            throw AuthError(.invalidProviderId, "Token revocation is not supported for \(providerId)")
+            throw AuthError(.invalidProviderId, "Token revocation is not supported for \(providerId.prefix(64))")
         }
         guard let typeText = try body.string("tokenType"), let type = ProviderTokenType(wireValue: typeText) else {
             throw WireError.invalidPayload("Invalid value at 'token_type'", reason: "invalid")

@@ -30,11 +30,9 @@ enum SignInWithIdpHandler {
                 response["emailVerified"] = .bool(user.emailVerified)
             }
             if isNewUser { response["isNewUser"] = true }
-            let issued = try await services.sessions.startSession(for: user, identities: identities,
-                                                                  signInProvider: identity.providerId.rawValue)
-            response["idToken"] = .string(issued.idToken)
-            response["refreshToken"] = .string(issued.refreshToken)
-            response["expiresIn"] = .string(String(issued.expiresIn))
+            SessionFields.add(try await services.sessions.startSession(for: user, identities: identities,
+                                                                       signInProvider: identity.providerId.rawValue),
+                              to: &response)
         case .needConfirmation(let localId, let providers):
             response["needConfirmation"] = true
             response["localId"] = .string(localId)

@@ -87,6 +87,9 @@ struct LinkingApplier: Sendable {
         case .federated(let identity):
             Self.merge(identity, into: &user, takeOver: takeOver, policy: policy)
         case .emailLink(let address):
+            // A new address for the signed-in user is an email change: every older session ends (the caller gets
+            // a fresh one), as with accounts:update.
+            if user.email != address { try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx) }
             user.email = address
             user.emailVerified = true
             user.emailLinkSignin = true

@@ -39,7 +39,7 @@ struct LinkingService: Sendable {
     /// code is spent exactly when the merge commits.
     func resolve(_ request: Request, policy: LinkingPolicy,
                  first: @escaping @Sendable (any StoreTransaction) throws -> Void = { _ in }) async throws -> Outcome {
-        let request = Self.bounded(request)
+        let request = try Self.bounded(request)
         var attempts = 0
         while true {
             attempts += 1
@@ -75,8 +75,15 @@ struct LinkingService: Sendable {
 
     /// Provider profile values are the provider's (or, for Apple's first-sign-in name, the client's): stored
     /// within the same bounds as values a client sets directly.
-    static func bounded(_ request: Request) -> Request {
+    /// The identity's key must be storable the same way on every backend: a subject and provider id of 1 to 255
+    /// characters without NUL (a provider that sends more is refused, never truncated: a cut subject could name
+    /// another user).
+    static func bounded(_ request: Request) throws -> Request {
         guard case .federated(var identity) = request.credential else { return request }
+        for key in [identity.subject, identity.providerId.rawValue]
+        where key.isEmpty || key.count > ProfileLimits.federatedKey || key.utf8.contains(0) {
+            throw AuthError(.invalidIdpResponse, "The identity provider's user id is empty, longer than \(ProfileLimits.federatedKey) characters or not text")
+        }
         identity.displayName = ProfileLimits.clip(identity.displayName, limit: ProfileLimits.displayName)
         identity.photoUrl = ProfileLimits.clip(identity.photoUrl, limit: ProfileLimits.photoUrl)
         identity.screenName = ProfileLimits.clip(identity.screenName, limit: ProfileLimits.displayName)

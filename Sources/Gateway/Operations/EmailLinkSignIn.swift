@@ -31,6 +31,11 @@ enum EmailLinkSignIn {
     static func run(_ request: Request, _ services: GatewayServices) async throws -> JSONObject {
         try services.email.requireAccounts().requireEmailLinkEnabled()
         let session = try await request.idToken.asyncMap { try await services.sessions.authenticate(idToken: $0) }
+        if let session, session.user.email != request.email {
+            // Adding or changing the signed-in user's address is sensitive: a stolen long-lived token must not move
+            // the account to an address its holder controls.
+            try RecentSignIn.require(session, windowSeconds: services.email.recentSignInSeconds, now: services.time.nowSeconds)
+        }
         let merge = LinkingService.Request(credential: .emailLink(address: request.email),
                                            intent: session.map { .link(localId: $0.user.localId) } ?? .signIn(autoCreate: true))
         let codes = services.email.codes

@@ -40,7 +40,8 @@ final class MessageOutbox: Sendable {
         self.time = time
         self.logger = logger
         self.senders = senders
-        let longestLease = senders.map(\.leaseSeconds).max() ?? 60
+        // A message may go through every sender of its channel in one attempt: the lease covers them all.
+        let longestLease = senders.isEmpty ? 60 : senders.map(\.leaseSeconds).reduce(0, +)
         worker = OutboxWorker(kind: Self.kind, store: store, time: time,
                               leaseMilliseconds: Int64(longestLease * 1000) + 30_000)
     }

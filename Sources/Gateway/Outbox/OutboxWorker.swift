@@ -14,9 +14,11 @@ enum OutboxAttempt: Sendable, Equatable {
 /// The one claim → attempt → record loop behind every kind of durable outbox work (mail and codes to deliver,
 /// provider tokens to revoke), so leasing, backoff bookkeeping and deletion are written once.
 ///
-/// Items are claimed in a write transaction that pushes their `nextAttemptAt` one lease ahead: of several
-/// workers (threads or gateway instances on one database) each item goes to exactly one, and an item whose
-/// worker died is picked up again when the lease ends.
+/// Items are claimed one at a time, each in a write transaction that pushes its `nextAttemptAt` one lease ahead,
+/// just before its attempt: of several workers (threads or gateway instances on one database) each item goes to
+/// exactly one, and an item whose worker died is picked up again when the lease ends. Claiming a batch under one
+/// lease would let the lease of the last items run out while the first ones are still being sent (a slow mail
+/// server), and another instance would send them again.
 struct OutboxWorker: Sendable {
     let kind: String
     let store: any UserStore
@@ -28,23 +30,25 @@ struct OutboxWorker: Sendable {
     /// items with their outcomes (the caller logs and counts them).
     func runDue(limit: Int = 20,
                 attempt: @Sendable (OutboxItem) async -> OutboxAttempt) async throws -> [(OutboxItem, OutboxAttempt)] {
-        let now = time.nowMilliseconds
-        let lease = leaseMilliseconds
-        let claimed = try await store.write { [kind] tx in
-            try tx.dueOutboxItems(kind: kind, dueBy: now, limit: limit).map { item in
-                var leased = item
-                leased.nextAttemptAt = now + lease
-                try tx.updateOutboxItem(leased)
-                return leased
-            }
-        }
         var results: [(OutboxItem, OutboxAttempt)] = []
-        for item in claimed {
+        while results.count < limit, let item = try await claimNext() {
             let outcome = await attempt(item)
             try await record(outcome, for: item)
             results.append((item, outcome))
         }
         return results
+    }
+
+    /// The oldest due item, leased to this worker; nil when nothing is due.
+    private func claimNext() async throws -> OutboxItem? {
+        let now = time.nowMilliseconds
+        let lease = leaseMilliseconds
+        return try await store.write { [kind] tx in
+            guard var item = try tx.dueOutboxItems(kind: kind, dueBy: now, limit: 1).first else { return nil }
+            item.nextAttemptAt = now + lease
+            try tx.updateOutboxItem(item)
+            return item
+        }
     }
 
     private func record(_ outcome: OutboxAttempt, for item: OutboxItem) async throws {

@@ -22,11 +22,12 @@ final class ProviderDirectory: Sendable {
     private let context: ProviderContext
     private let state: Mutex<(registry: ProviderRegistry, stored: [StoredProviderConfig])>
 
-    init(fixed: [any CredentialProvider], storedSources: [ConfiguredPlugin], context: ProviderContext) {
+    /// Throws `ConfigurationError` when two providers from the configuration share an id.
+    init(fixed: [any CredentialProvider], storedSources: [ConfiguredPlugin], context: ProviderContext) throws {
         self.fixed = fixed
         self.storedSources = storedSources
         self.context = context
-        state = Mutex((ProviderRegistry(fixed), []))
+        state = Mutex((try ProviderRegistry(fixed), []))
     }
 
     /// The registry as of the last refresh.
@@ -53,12 +54,13 @@ final class ProviderDirectory: Sendable {
             case .built(let provider) where taken.insert(provider.id).inserted:
                 providers.append(provider)
             case .built(let provider):
-                skipped.append((provider.id.rawValue, "a provider with this id is configured in the file"))
+                skipped.append((provider.id.rawValue, "another provider already has this id"))
             case .refused(let id, let reason):
                 skipped.append((id, reason))
             }
         }
-        let registry = ProviderRegistry(providers)
+        // Ids were made unique above (a stored provider never replaces one from the file, nor another stored one).
+        let registry = try ProviderRegistry(providers)
         state.withLock { $0 = (registry, stored) }
         return skipped
     }

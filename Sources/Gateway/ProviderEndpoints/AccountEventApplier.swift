@@ -6,12 +6,16 @@ import Storage
 /// Applies a verified delivery of account events in one store transaction, together with the record of its
 /// delivery id, so a repeated delivery (providers retry) changes nothing and a failed one can be delivered again.
 enum AccountEventApplier {
+    static let minimumMemoryMilliseconds: Int64 = 86_400_000
+
     static func apply(_ delivery: ProviderEventDelivery, from provider: ProviderID,
                       _ services: GatewayServices) async throws -> [AccountEventOutcome] {
         let now = services.time.nowMilliseconds
+        // Remembered at least a day: a provider that forgot to say when its deliveries expire still gets each
+        // applied once while it retries.
         let record = delivery.deliveryId.map { id in
             OneTimeTokenRecord(kind: StoredKinds.providerEvent(provider), tokenHash: SHA256.hash(id), payload: "",
-                               createdAt: now, expiresAt: max(now, delivery.deliveryExpiresAt))
+                               createdAt: now, expiresAt: max(now + minimumMemoryMilliseconds, delivery.deliveryExpiresAt))
         }
         do {
             return try await services.store.write { tx in
@@ -38,6 +42,16 @@ enum AccountEventApplier {
             guard var user = account?.user else { break }
             _ = try tx.deleteIdentity(localId: localId, providerId: provider.rawValue)
             if disable { user.disabled = true }
+            try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
+            try tx.updateUser(user)
+        case .deleteIdentity(let localId):
+            guard var user = account?.user else { break }
+            let copied = account?.identities.first { $0.providerId == provider.rawValue }
+            _ = try tx.deleteIdentity(localId: localId, providerId: provider.rawValue)
+            if let copied {
+                if user.displayName != nil && user.displayName == copied.displayName { user.displayName = nil }
+                if user.photoUrl != nil && user.photoUrl == copied.photoUrl { user.photoUrl = nil }
+            }
             try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
             try tx.updateUser(user)
         case .deleteUser(let localId):

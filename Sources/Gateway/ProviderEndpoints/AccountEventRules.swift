@@ -17,6 +17,9 @@ enum AccountEventRules {
         /// Remove the identity (and what it stored) and end every session; `disable` when nothing else is left
         /// to sign in with.
         case unlink(localId: String, disable: Bool)
+        /// Delete the identity and what the account copied from it (name and photo still equal to the
+        /// provider's), and end every session; the user keeps their other sign-in methods.
+        case deleteIdentity(localId: String)
         /// Delete the whole user: the identity was their last sign-in method.
         case deleteUser(localId: String)
 
@@ -24,6 +27,7 @@ enum AccountEventRules {
             switch self {
             case .nothing(let outcome): outcome
             case .unlink(_, let disable): disable ? .unlinkedAndDisabled : .unlinked
+            case .deleteIdentity: .identityDeleted
             case .deleteUser: .userDeleted
             }
         }
@@ -32,8 +36,9 @@ enum AccountEventRules {
     /// - identity revoked: unlink and end sessions; a user left with no sign-in method is disabled, not deleted,
     ///   because revoking an app's access at the provider is not a request to erase the account (its data stays
     ///   for the user or an admin to decide), yet nobody must be left signed in to an account nobody can reach.
-    /// - deletion requested: the provider's data goes in any case (unlink), and the whole user when no other
-    ///   sign-in method remains; otherwise the account stays, reachable through the user's other methods.
+    /// - deletion requested: the provider's data goes in any case (the identity, and the name and photo the account
+    ///   copied from it), and the whole user when no other sign-in method remains; otherwise the account stays,
+    ///   reachable through the user's other methods.
     static func plan(_ event: AccountEvent, provider: ProviderID, account: Account?) -> Plan {
         guard let account else { return .nothing(.unknownSubject) }
         let othersRemain = hasOtherSignInMethod(account, besides: provider)
@@ -41,7 +46,7 @@ enum AccountEventRules {
         case .identityRevoked:
             return .unlink(localId: account.user.localId, disable: !othersRemain)
         case .deletionRequested:
-            return othersRemain ? .unlink(localId: account.user.localId, disable: false) : .deleteUser(localId: account.user.localId)
+            return othersRemain ? .deleteIdentity(localId: account.user.localId) : .deleteUser(localId: account.user.localId)
         }
     }
 

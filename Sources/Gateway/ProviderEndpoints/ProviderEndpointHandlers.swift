@@ -8,17 +8,23 @@ import WireFormats
 /// The provider gets the raw request and verifies it; the gateway applies the events it returns, in one place.
 enum ProviderEndpointHandlers {
     static func events(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
-        let providerId = ProviderID(context.parameters["providerId"] ?? ProviderID.apple.rawValue)
+        let providerId = ProviderID(context.parameters["providerId"] ?? "")
         guard let receiver = services.providers.provider(providerId, as: (any ProviderEventReceiver).self) else {
             throw WireError.notFound
         }
         try receiver.requireEnabled()
-        let delivery = try await receiver.receiveEvents(providerRequest(context), context: context.requestContext)
+        try rejectMalformedJSON(context.request)
+        let delivery: ProviderEventDelivery
+        do {
+            delivery = try await receiver.receiveEvents(providerRequest(context), context: context.requestContext)
+        } catch let error as ProviderRequestError {
+            throw WireError.invalidPayload(error.detail, reason: "invalid")
+        }
         let outcomes = try await AccountEventApplier.apply(delivery, from: providerId, services)
         services.logger.info("provider event", [("request.id", .string(context.requestId)),
                                                 ("provider", .string(providerId.rawValue)),
                                                 ("event", .string(delivery.label)),
-                                                ("outcome", .string(outcomes.map(\.rawValue).joined(separator: ",")))])
+                                                ("outcome", .string(outcomes.isEmpty ? "none" : outcomes.map(\.rawValue).joined(separator: ",")))])
         return reply(try await delivery.reply(outcomes))
     }
 
@@ -27,11 +33,20 @@ enum ProviderEndpointHandlers {
         guard let pages = services.providers.provider(providerId, as: (any ProviderPages).self) else {
             throw WireError.notFound
         }
+        try pages.requireEnabled()
         do {
             return reply(try await pages.page(providerRequest(context), context: context.requestContext))
         } catch ProviderPageError.notFound {
             throw WireError.notFound
         }
+    }
+
+    /// A body that is not a form must be JSON, as on every other route: a provider never sees one that does not
+    /// parse, and the client gets Google's `Invalid JSON payload` answer.
+    static func rejectMalformedJSON(_ request: HTTPRequest) throws {
+        let contentType = request.headers["content-type"]?.lowercased() ?? ""
+        guard !contentType.hasPrefix("application/x-www-form-urlencoded") else { return }
+        _ = try RequestBody.json(request.body)
     }
 
     static func providerRequest(_ context: OperationContext) -> ProviderHTTPRequest {

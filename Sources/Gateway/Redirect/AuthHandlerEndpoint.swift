@@ -1,6 +1,5 @@
 import AuthCore
 import HTTP
-import Outbound
 import WireFormats
 
 /// `POST /__/auth/handler`: the return URL registered at the provider. The provider posts its answer here

@@ -9,6 +9,8 @@ struct RouteTable: Sendable {
         let segments: [Segment]
         let operation: APIOperation
         let access: Access
+        /// Parameters the route always carries (an alias fixing what its general form takes from the path).
+        let fixed: [String: String]
     }
 
     enum Segment: Sendable, Equatable {
@@ -32,15 +34,16 @@ struct RouteTable: Sendable {
     /// Routes without parameters, by "METHOD path": most requests are found with one hash lookup.
     private var exact: [String: Match] = [:]
 
-    mutating func add(_ method: String, _ path: String, _ operation: APIOperation, _ access: Access) {
+    mutating func add(_ method: String, _ path: String, _ operation: APIOperation, _ access: Access,
+                      fixed: [String: String] = [:]) {
         let segments = RouteTable.split(path).map { segment -> Segment in
             if segment.hasPrefix("{") && segment.hasSuffix("}") { return .parameter(String(segment.dropFirst().dropLast())) }
             return .literal(segment)
         }
-        routes.append(Route(method: method, segments: segments, operation: operation, access: access))
+        routes.append(Route(method: method, segments: segments, operation: operation, access: access, fixed: fixed))
         if !segments.contains(where: { if case .parameter = $0 { return true } else { return false } }) {
             let key = method + " /" + RouteTable.split(path).joined(separator: "/")
-            exact[key] = exact[key] ?? Match(operation: operation, access: access, parameters: [:])
+            exact[key] = exact[key] ?? Match(operation: operation, access: access, parameters: fixed)
         }
     }
 
@@ -52,7 +55,7 @@ struct RouteTable: Sendable {
         let parts = RouteTable.split(path)
         var pathMatched = false
         for route in routes where route.segments.count == parts.count {
-            var parameters: [String: String] = [:]
+            var parameters = route.fixed
             var ok = true
             for (segment, part) in zip(route.segments, parts) {
                 switch segment {

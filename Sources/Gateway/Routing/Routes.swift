@@ -43,7 +43,8 @@ enum Routes {
         table.add("POST", "/__/auth/handler", .authHandler, .open)
         table.add("POST", "/gatehouse/v1/providers/{providerId}/events", .providerEvents, .open)
         table.add("GET", "/gatehouse/v1/providers/{providerId}/{page}", .providerPage, .open)
-        table.add("POST", "/gatehouse/v1/apple/notifications", .appleNotifications, .open)
+        // The path Apple's notifications were registered at before provider events had a general route.
+        table.add("POST", "/gatehouse/v1/apple/notifications", .appleNotifications, .open, fixed: ["providerId": "apple.com"])
         table.add("POST", "/securetoken.googleapis.com/v1/token", .token, .apiKey)
         table.add("GET", x509Path, .x509Keys, .open)
         table.add("GET", jwksPath, .jwks, .open)

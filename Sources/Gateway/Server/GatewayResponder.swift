@@ -119,8 +119,16 @@ struct GatewayResponder: Sendable {
         case let error as WireError:
             let (status, body) = ErrorEnvelope.render(error)
             return (status, body, error.logCode)
-        case StoreError.unavailable:
+        case StoreError.unavailable(let reason):
+            services.logger.warning("store unavailable", [("request.id", .string(requestId)), ("reason", .string(String(reason.prefix(300))))])
             return (503, ErrorEnvelope.render(httpStatus: 503, message: "The service is currently unavailable."), "UNAVAILABLE")
+        case StoreError.invalidValue(let reason):
+            services.logger.info("value refused by the store", [("request.id", .string(requestId)), ("reason", .string(String(reason.prefix(300))))])
+            let (status, body) = ErrorEnvelope.render(WireError.invalidPayload("A value is too long or is not valid text.", reason: "invalid"))
+            return (status, body, "INVALID_ARGUMENT")
+        case let error as StoreError:
+            services.logger.error("store error", [("request.id", .string(requestId)), ("error", .string(String(String(describing: error).prefix(300))))])
+            return (500, ErrorEnvelope.render(httpStatus: 500, message: "An internal error occurred."), "INTERNAL")
         default:
             services.logger.error("unexpected error", [("request.id", .string(requestId)), ("error", .string(String(describing: type(of: error))))])
             return (500, ErrorEnvelope.render(httpStatus: 500, message: "An internal error occurred."), "INTERNAL")

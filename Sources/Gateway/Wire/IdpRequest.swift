@@ -1,6 +1,5 @@
 import AuthCore
 import Foundation
-import Outbound
 import WireFormats
 
 /// A decoded `accounts:signInWithIdp` request.

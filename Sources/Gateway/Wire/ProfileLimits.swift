@@ -5,6 +5,26 @@ import AuthCore
 enum ProfileLimits {
     static let displayName = 1024
     static let photoUrl = 2048
+    /// Firebase's uid limit (firebase-admin refuses longer ones too).
+    static let localId = 128
+    /// What an identity may be keyed by: provider ids and subjects (OpenID Connect allows 255 ASCII characters).
+    static let federatedKey = 255
+
+    /// A `localId` a caller chose: 1 to 128 characters.
+    static func checkLocalId(_ value: String?) throws(WireError) -> String? {
+        guard let value else { return nil }
+        guard !value.isEmpty, value.count <= localId else {
+            throw .invalidPayload("Invalid value at 'local_id': 1 to \(localId) characters", reason: "invalid")
+        }
+        return value
+    }
+
+    /// A phone number in E.164: `+`, then 2 to 15 digits, the first not 0.
+    static func isE164(_ value: String) -> Bool {
+        let digits = value.utf8.dropFirst()
+        return value.utf8.first == UInt8(ascii: "+") && (2...15).contains(digits.count)
+            && digits.first != UInt8(ascii: "0") && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
 
     /// A value a client sent: too long is a 400 naming the field.
     static func check(_ value: String, field: String, limit: Int) throws(WireError) -> String {

@@ -1,5 +1,4 @@
 import AuthCore
-import Outbound
 import WireFormats
 
 /// A decoded request body with tolerant, typed field access.

@@ -37,6 +37,7 @@ public struct ProviderEventDelivery: Sendable {
     /// Deliveries with an id are applied once: a repeated delivery (providers retry) changes nothing.
     public var deliveryId: String?
     /// Until when (milliseconds) the id must be remembered; after that the provider's own checks refuse it.
+    /// The gateway remembers an id for at least a day, whatever this says.
     public var deliveryExpiresAt: Int64
     /// Builds the answer from what the events did (one outcome per event, in order).
     public var reply: @Sendable ([AccountEventOutcome]) async throws -> ProviderHTTPReply
@@ -68,4 +69,12 @@ public protocol ProviderPages: CredentialProvider {
 
 public enum ProviderPageError: Error, Equatable {
     case notFound
+}
+
+/// A request to a provider's endpoint that is malformed as a request (a required field missing), as opposed to a
+/// credential that fails verification (`CredentialRefusal`). The gateway answers it as Google answers malformed
+/// bodies: `400 INVALID_ARGUMENT`, "Invalid JSON payload received. <detail>".
+public struct ProviderRequestError: Error, Equatable, Sendable {
+    public let detail: String
+    public init(_ detail: String) { self.detail = detail }
 }

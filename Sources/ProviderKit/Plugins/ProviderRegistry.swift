@@ -1,14 +1,18 @@
 import AuthCore
 
-/// The providers this gateway runs, by id. Built once at start-up from the gateway's registration table.
+/// The providers this gateway runs, by id: built from the registration table's factories (and stored
+/// configurations) at start and whenever the gateway's provider directory rebuilds it.
 public struct ProviderRegistry: Sendable {
     private let providers: [ProviderID: any CredentialProvider]
 
-    /// - Precondition: ids are unique (two plugins claiming one id is a programming error caught at start).
-    public init(_ providers: [any CredentialProvider]) {
+    /// Throws when two providers claim one id: a configuration mistake (two `oidc` entries with the same
+    /// `providerId`, a plugin registered twice) that must stop the start with a message naming the id.
+    public init(_ providers: [any CredentialProvider]) throws(ConfigurationError) {
         var byID: [ProviderID: any CredentialProvider] = [:]
         for provider in providers {
-            precondition(byID[provider.id] == nil, "two providers registered for \(provider.id)")
+            guard byID[provider.id] == nil else {
+                throw ConfigurationError("two providers are configured with the id \"\(provider.id)\"; each provider id must be unique")
+            }
             byID[provider.id] = provider
         }
         self.providers = byID

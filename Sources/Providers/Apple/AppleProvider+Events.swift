@@ -6,7 +6,7 @@ import ProviderKit
 extension AppleProvider: ProviderEventReceiver {
     public func receiveEvents(_ request: ProviderHTTPRequest, context: RequestContext) async throws -> ProviderEventDelivery {
         guard let payload = request.jsonObject?["payload"]?.stringValue, !payload.isEmpty else {
-            throw CredentialRefusal(.apple, .missing, AuthError(.invalidIdpResponse, "notification has no payload"))
+            throw ProviderRequestError("payload is required")
         }
         let event = try await serverEvent(payload)
         return ProviderEventDelivery(events: Self.accountEvents(event), deliveryId: event.id,

@@ -39,6 +39,11 @@ public struct EmailProviderFactory: ProviderFactory {
                                                       "failedPasswordsPerAccount", "failedPasswordWindowSeconds"]) { try Self.limits(l, into: &e.provider) }
         if let s = try r.section("scrypt", allowing: ["n", "r", "p"]) { e.scrypt = try Self.scrypt(s, base: e.scrypt) }
         if let smtp = try r.section("smtp") { e.smtp = try SMTPDeliveryReader.delivery(smtp, environment: environment) }
+        // Negative values would silently switch a protection off or size a pool by accident.
+        for (key, value) in [("recentSignInSeconds", e.recentSignInSeconds), ("kdfWorkers", Int64(e.kdfWorkers)),
+                             ("kdfMaxQueued", Int64(e.kdfMaxQueued))] where value < 0 {
+            throw ConfigurationError("\(r.name(key)) must not be negative (0 means the default or off, as documented)")
+        }
         return e
     }
 
@@ -117,6 +122,10 @@ enum SMTPDeliveryReader {
             server.security = value
         }
         server.timeoutSeconds = try s.double("timeoutSeconds") ?? server.timeoutSeconds
+        guard server.timeoutSeconds > 0, server.timeoutSeconds <= 600 else {
+            // 0 would mean "no timeout" to libcurl: a hung server would hold the sender forever.
+            throw ConfigurationError("email.smtp.timeoutSeconds must be more than 0 and at most 600")
+        }
         server.caBundlePath = try s.string("caBundle")
         var delivery = SMTPDelivery(server: server, fromAddress: from, fromName: try s.string("fromName"))
         delivery.initialBackoffSeconds = try s.int64("initialBackoffSeconds") ?? delivery.initialBackoffSeconds

@@ -16,7 +16,7 @@ struct PostgresDecisionTests {
         }
         #expect(Set(PostgresFailures.uniqueConstraints.values) == Set(UniqueConstraint.allCases))
         #expect(PostgresFailures.storeError(for: failure("23505", constraint: "mystery"))
-            == .unavailable("unrecognised unique constraint mystery: m"))
+            == .corrupt("unrecognised unique constraint mystery: m"))
     }
 
     @Test("foreign-key, read-only, corruption and timeout errors map to the store's vocabulary")
@@ -72,5 +72,7 @@ struct PostgresDecisionTests {
             == "postgresql://gate@h/auth?password=***&sslmode=verify-full")
         #expect(ConnectionURL.redacted("postgresql:///auth?host=/run/postgresql") == "postgresql:///auth?host=/run/postgresql")
         #expect(ConnectionURL.redacted("postgres://a:b@c@h/db") == "postgres://a:***@h/db")
+        #expect(ConnectionURL.redacted("postgresql://h/auth?sslkey=/k&sslpassword=k3y-pass&PASSWORD=x")
+            == "postgresql://h/auth?sslkey=/k&sslpassword=***&password=***")
     }
 }

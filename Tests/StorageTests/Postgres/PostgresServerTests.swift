@@ -189,10 +189,26 @@ struct PostgresServerTests {
         var named = Fixture.user("nul")
         named.displayName = "before\u{0}after"
         let user = named
-        await #expect(throws: StoreError.self) {
+        do {
             try await scratch.store.write { try $0.insertUser(user) }
+            Issue.record("a NUL character was stored")
+        } catch StoreError.invalidValue {
+            // The value is refused as the caller's input (a 400), not as an outage (a 503 clients retry).
         }
         #expect(try await scratch.store.read { try $0.user(localId: "nul") } == nil)
+        try await scratch.store.close()
+    }
+
+    @Test("a value too long for an index is refused as the caller's input, not as an outage")
+    func indexRowTooLarge() async throws {
+        let scratch = try PostgresTestServer.openScratch(url: try PostgresTestServer.requireURL())
+        defer { scratch.drop() }
+        let user = Fixture.user(String(repeating: "L", count: 300_000))
+        do {
+            try await scratch.store.write { try $0.insertUser(user) }
+            Issue.record("a 300 KB indexed value was stored")
+        } catch StoreError.invalidValue {
+        }
         try await scratch.store.close()
     }
 }

@@ -16,7 +16,7 @@ enum AdminAccountCreation {
         var disabled: Bool
 
         init(_ body: RequestBody) throws {
-            localId = try body.string("localId")
+            localId = try ProfileLimits.checkLocalId(try body.string("localId"))
             email = try EmailAddress.require(try body.string("email"))
             password = try body.string("password")
             displayName = try body.string("displayName").map {

@@ -33,7 +33,7 @@ enum PasswordSignUp {
         let password = try accounts.checkPassword(request.password)
         let session = try await request.idToken.asyncMap { try await services.sessions.authenticate(idToken: $0) }
         if let session {
-            guard session.user.password == nil else { throw AuthError(.providerAlreadyLinked) }
+            // Whether the user may take a password (PROVIDER_ALREADY_LINKED) is the linking engine's decision.
             try RecentSignIn.require(session, windowSeconds: services.email.recentSignInSeconds,
                                      now: services.time.nowSeconds)
         }
@@ -52,23 +52,5 @@ enum PasswordSignUp {
                                                                    signInProvider: ProviderID.password.rawValue),
                           to: &response)
         return response
-    }
-}
-
-/// The token fields every sign-in response carries (`expiresIn` is a string, as iOS expects): the one renderer
-/// of a session on the wire.
-enum SessionFields {
-    static func add(_ issued: SessionService.Issued, to response: inout JSONObject) {
-        response["idToken"] = .string(issued.idToken)
-        response["refreshToken"] = .string(issued.refreshToken)
-        response["expiresIn"] = .string(String(issued.expiresIn))
-    }
-}
-
-extension Optional {
-    /// `map` for an async transform.
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

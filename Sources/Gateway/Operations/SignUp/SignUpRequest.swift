@@ -15,7 +15,7 @@ enum SignUpRequest: Sendable {
         _ = try body.bool("returnSecureToken")
         if body.has("localId") && !caller.isAdmin { throw AuthError(.unexpectedParameter, "User ID") }
         guard body.has("email") || body.has("password") || body.has("idToken") else {
-            self = .anonymous(requestedLocalId: try body.string("localId"), byAdmin: caller.isAdmin)
+            self = .anonymous(requestedLocalId: try ProfileLimits.checkLocalId(try body.string("localId")), byAdmin: caller.isAdmin)
             return
         }
         if caller.actsAsAdmin(body) {

@@ -30,7 +30,7 @@ struct AccountChange: Sendable {
             case "PASSWORD": deletePassword = true
             case "PHONE_NUMBER": phoneNumber = .delete
             default:
-                throw WireError.invalidPayload("Invalid value at 'delete_attribute' (TYPE_ENUM), \"\(attribute)\"", reason: "invalid")
+                throw WireError.invalidPayload("Invalid value at 'delete_attribute' (TYPE_ENUM), \"\(attribute.prefix(64))\"", reason: "invalid")
             }
         }
         for provider in try body.strings("deleteProvider") ?? [] {
@@ -51,7 +51,7 @@ struct AccountChange: Sendable {
         disabled = try body.bool("disableUser") ?? body.bool("disabled")
         emailVerified = try body.bool("emailVerified")
         if let phone = try body.string("phoneNumber") {
-            guard phone.hasPrefix("+"), phone.count >= 3 else { throw AuthError(.invalidPhoneNumber, "Invalid format.") }
+            guard ProfileLimits.isE164(phone) else { throw AuthError(.invalidPhoneNumber, "Invalid format.") }
             phoneNumber = .set(phone)
         }
         if let claims = try body.string("customAttributes") {
