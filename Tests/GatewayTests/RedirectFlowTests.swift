@@ -38,7 +38,7 @@ struct RedirectFlowTests {
     /// What Apple does after the user consents: issue a code (and token) bound to the authorize request's nonce,
     /// then form-post to the gateway's handler. Returns the handler's reply.
     func appleConsents(_ gw: TestGateway, _ started: Started, state: String? = nil, code: String = "web-code",
-                       sub: String = "web-user") async -> TestGateway.Reply {
+                       sub: String = "web-user", redirected: Bool = false) async -> TestGateway.Reply {
         var claims = FakeApple.claims(sub: sub, nonce: nil, now: gw.time.nowSeconds, aud: FakeApple.servicesId)
         claims["nonce"] = .string(started.query["nonce"] ?? "")
         let idToken = FakeApple.sign(claims)
@@ -46,6 +46,7 @@ struct RedirectFlowTests {
         let form = FormURLEncoding.encode([("state", state ?? started.query["state"] ?? ""), ("code", code),
                                            ("id_token", idToken),
                                            ("user", #"{"name":{"firstName":"Web","lastName":"User"},"email":"w@x.com"}"#)])
+        if redirected { return await gw.send("GET", "/__/auth/handler?" + form) }
         return await gw.send("POST", "/__/auth/handler", body: form,
                              headers: [("Content-Type", "application/x-www-form-urlencoded")])
     }
@@ -73,6 +74,19 @@ struct RedirectFlowTests {
         let form = String(decoding: exchange.body, as: UTF8.self)
         #expect(form.contains("redirect_uri=https%3A%2F%2Fauth.example.com%2F__%2Fauth%2Fhandler"))
         #expect(form.contains("client_id=com.example.web"))
+    }
+
+    @Test("the handler also takes the answer from a redirect's query (GET), for providers without form posts")
+    func answerInQuery() async throws {
+        let gw = try await gateway()
+        let started = try await start(gw)
+        #expect(await appleConsents(gw, started, state: "forged-state", redirected: true).status == 400)
+        let handed = await appleConsents(gw, started, code: "query-code", redirected: true)
+        #expect(handed.status == 303)
+        let location = try #require(handed.headers["location"])
+        #expect(location.hasPrefix(Self.continueUri + "#") && location.contains("code=query-code"))
+        #expect(await finish(gw, location: location, sessionId: started.sessionId).status == 200)
+        #expect(await gw.send("GET", "/__/auth/handler").status == 400)
     }
 
     @Test("a reused session fails")

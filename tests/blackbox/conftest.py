@@ -99,3 +99,14 @@ def apple():
     stand_in = AppleStandIn().start()
     yield stand_in
     stand_in.stop()
+
+
+@pytest.fixture
+def facebook():
+    """A local stand-in for Facebook's Graph API, OAuth dialog and Limited Login keys; point a gateway at it with
+    `facebook.gateway_config(...)` and `env=facebook.gateway_env()`."""
+    from facebook_stand_in import FacebookStandIn
+
+    stand_in = FacebookStandIn().start()
+    yield stand_in
+    stand_in.stop()

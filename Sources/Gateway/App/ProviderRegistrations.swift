@@ -1,6 +1,7 @@
 import ProviderAnonymous
 import ProviderApple
 import ProviderEmail
+import ProviderFacebook
 import ProviderKit
 
 /// The registration table: the one place in the gateway that names provider plugins. Adding a provider is one
@@ -12,5 +13,6 @@ public enum ProviderRegistrations {
         AnonymousProviderFactory(),
         EmailProviderFactory(),
         AppleProviderFactory(),
+        FacebookProviderFactory(),
     ]
 }

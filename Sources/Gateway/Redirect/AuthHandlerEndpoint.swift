@@ -3,7 +3,8 @@ import HTTP
 import WireFormats
 
 /// `POST /__/auth/handler`: the return URL registered at the provider. The provider posts its answer here
-/// (`response_mode=form_post`: `code`, `id_token`, `state`, first-time `user`, or `error`); the gateway hands it
+/// (`response_mode=form_post`: `code`, `id_token`, `state`, first-time `user`, or `error`), or redirects the
+/// browser here with the same fields in the query (`GET`, providers without form posts: Facebook); the gateway hands it
 /// to the client's `continueUri` in the URL fragment (which browsers never send to servers or in `Referer`),
 /// where the client finishes with `signInWithIdp` and its `sessionId`. Nothing is verified here: that happens
 /// once, in `signInWithIdp`, bound to the session.

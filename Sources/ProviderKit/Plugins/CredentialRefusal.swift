@@ -31,6 +31,16 @@ public enum CredentialCheck: String, Sendable, CaseIterable {
     case replay
     /// The provider refused the authorization code, or its token endpoint could not be reached.
     case codeExchange = "code_exchange"
+    /// The provider's API (not its keys) could not be asked: unreachable, timed out, rate limited or answering
+    /// 5xx (Facebook's Graph API). Nothing is wrong with the credential; the client may try again.
+    case providerUnavailable = "provider_unavailable"
+    /// The provider's API says the credential is not (or no longer) valid: invalid, expired or revoked (Graph
+    /// `is_valid: false`, error 190), or refused the call made with it.
+    case tokenRejected = "token_rejected"
+    /// A credential of the wrong kind (a Facebook page or app token where a user token belongs).
+    case tokenType = "token_type"
+    /// Two answers from the provider name different users (Facebook's profile id is not the token's user id).
+    case subjectMismatch = "subject_mismatch"
 }
 
 /// A provider's refusal of a credential: what the client is told (Firebase's error, unchanged) and which check
