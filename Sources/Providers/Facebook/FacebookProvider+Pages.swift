@@ -62,9 +62,10 @@ struct DeletionStatus: Equatable {
         case .userDeleted:
             return "Your account was deleted together with \(identity). It had no other way to sign in."
         case .unlinked, .unlinkedAndDisabled, .identityDeleted:
-            return "We deleted \(identity) and ended every session. Your account itself stays, because you can still "
-                + "sign in to it another way; a name, email address or picture it took from Facebook stays with it "
-                + "until you change it. Delete the account from the app if you want it gone."
+            return "We deleted \(identity), the name and picture your account had taken from Facebook (unless you had "
+                + "changed them), and ended every session. Your account itself stays, because you can still sign in to "
+                + "it another way, and so does its email address, which that way of signing in may use. Delete the "
+                + "account from the app if you want it gone."
         case .unknownSubject:
             return "We held no data for this Facebook account: it was never used to sign in here, or its data had already been deleted."
         case .duplicate:
