@@ -49,13 +49,15 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
+        .target(name: "ProviderTelegram", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"],
+                path: "Sources/Providers/Telegram", swiftSettings: strict),
 
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
             dependencies: ["AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "Linking", "HTTP", "IPNetworks", "Outbound",
                            "Crypto", "WireFormats", "ProviderKit",
-                           "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
+                           "ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderTelegram"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
 
@@ -74,5 +76,6 @@ let package = Package(
         .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
         .testTarget(name: "FederationTests", dependencies: ["Federation", "ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"]),
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "ProviderTelegramTests", dependencies: ["ProviderTelegram", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
     ]
 )
