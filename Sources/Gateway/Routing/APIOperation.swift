@@ -42,6 +42,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     // Federated sign-in plumbing: the redirect flow's return URL, providers' own endpoints (server-to-server
     // events, pages), and the older path of Apple's notifications (an alias of the events route)
     case authHandler = "gatehouse.auth.handler"
+    /// The same return URL reached with a GET: OAuth's default `response_mode=query` (Telegram's code flow).
+    case authHandlerQuery = "gatehouse.auth.handler.query"
     case providerEvents = "gatehouse.providers.events"
     case providerPage = "gatehouse.providers.page"
     case appleNotifications = "gatehouse.apple.notifications"

@@ -41,6 +41,7 @@ enum Routes {
         }
         table.add("POST", "/identitytoolkit.googleapis.com/v2/accounts:revokeToken", .revokeToken, .apiKey)
         table.add("POST", "/__/auth/handler", .authHandler, .open)
+        table.add("GET", "/__/auth/handler", .authHandlerQuery, .open)
         table.add("POST", "/gatehouse/v1/providers/{providerId}/events", .providerEvents, .open)
         table.add("GET", "/gatehouse/v1/providers/{providerId}/{page}", .providerPage, .open)
         table.add("POST", "/gatehouse/v1/apple/notifications", .appleNotifications, .open)

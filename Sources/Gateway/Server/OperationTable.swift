@@ -19,7 +19,7 @@ enum OperationTable {
         case .emulatorOobCodes: return EmulatorOobCodesHandler.handle
         case .createAuthUri: return CreateAuthUriHandler.handle
         case .revokeToken: return RevokeTokenHandler.handle
-        case .authHandler: return AuthHandlerEndpoint.handle
+        case .authHandler, .authHandlerQuery: return AuthHandlerEndpoint.handle
         case .providerEvents, .appleNotifications: return ProviderEndpointHandlers.events
         case .providerPage: return ProviderEndpointHandlers.page
         case .getProjectConfig, .emulatorGetConfig: return ProjectConfigHandlers.get
