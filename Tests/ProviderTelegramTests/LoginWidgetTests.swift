@@ -126,6 +126,15 @@ struct LoginWidgetTests {
         #expect(await fx.refusal(accessToken: noDate)?.message == "INVALID_IDP_RESPONSE : Telegram Login Widget data has no valid auth_date")
         let negative = Signer.widget(Self.fields(id: "-5"))
         #expect(await fx.refusal(accessToken: negative)?.check == .format)
+        let zero = Signer.widget(Self.fields(id: "0"))
+        #expect(await fx.refusal(accessToken: zero)?.message == "INVALID_IDP_RESPONSE : Telegram Login Widget data has no valid user id")
+    }
+
+    @Test("data longer than 16 KiB is refused before any HMAC, even when correctly signed")
+    func tooLong() async throws {
+        let long = Signer.widget(Self.fields(id: "45", extra: [("padding", String(repeating: "p", count: 16 * 1024))]))
+        let refusal = try #require(await fx.refusal(accessToken: long))
+        #expect(refusal.message == "INVALID_IDP_RESPONSE : Telegram Login Widget data is too long" && refusal.check == .format)
     }
 
     @Test("a non-https photo_url is dropped, not handed on")
