@@ -51,13 +51,15 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "ProviderFacebook", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Facebook",
                 swiftSettings: strict),
+        .target(name: "ProviderTelegram", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"],
+                path: "Sources/Providers/Telegram", swiftSettings: strict),
 
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
             dependencies: ["AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "Linking", "HTTP", "IPNetworks", "Outbound",
                            "Crypto", "WireFormats", "ProviderKit",
-                           "ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderFacebook"],
+                           "ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderFacebook", "ProviderTelegram"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
 
@@ -77,5 +79,6 @@ let package = Package(
         .testTarget(name: "FederationTests", dependencies: ["Federation", "ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"]),
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderFacebookTests", dependencies: ["ProviderFacebook", "Federation", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "ProviderTelegramTests", dependencies: ["ProviderTelegram", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
     ]
 )

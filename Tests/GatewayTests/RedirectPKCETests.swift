@@ -53,6 +53,29 @@ struct RedirectPKCETests {
     }
 }
 
+@Suite("Redirect flow: providers answering with a GET query")
+struct RedirectQueryResponseTests {
+    @Test("GET /__/auth/handler?code=&state= (response_mode=query, Telegram's code flow) is handed back like a form post")
+    func queryResponse() async throws {
+        let provider = RecordingRedirectProvider()
+        let gw = try await TestGateway.make(providers: [provider])
+        let started = await gw.post("\(TestGateway.v1)/accounts:createAuthUri",
+                                    ["providerId": "redirect.example", "continueUri": "http://localhost/done"])
+        let sessionId = try #require(started["sessionId"]?.stringValue)
+        let authUri = try #require(started["authUri"]?.stringValue)
+        let state = try #require(URLQuery.value("state", in: authUri))
+        let query = FormURLEncoding.encode([("code", "user-9"), ("state", state), ("ignored", "x")])
+        let handed = await gw.send("GET", "/__/auth/handler?" + query)
+        #expect(handed.status == 303)
+        let location = try #require(handed.headers["location"])
+        #expect(location.hasPrefix("http://localhost/done#") && location.contains("code=user-9") && !location.contains("ignored"))
+        let finished = await gw.post("\(TestGateway.v1)/accounts:signInWithIdp", [
+            "requestUri": .string(location), "sessionId": .string(sessionId), "returnSecureToken": true])
+        #expect(finished.status == 200 && finished["federatedId"] == "user-9")
+        #expect(await gw.send("GET", "/__/auth/handler?" + query).status == 400, "the state is single use")
+    }
+}
+
 enum URLQuery {
     static func value(_ name: String, in url: String) -> String? {
         FormURLEncoding.value(named: name, in: url.split(separator: "?", maxSplits: 1).last.map(String.init))

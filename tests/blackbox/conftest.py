@@ -110,3 +110,14 @@ def facebook():
     stand_in = FacebookStandIn().start()
     yield stand_in
     stand_in.stop()
+
+
+@pytest.fixture
+def telegram():
+    """A local stand-in for Telegram's OpenID Connect issuer; point a gateway at it with `telegram.gateway_config()`
+    and `telegram.gateway_env()` (the bot tokens and client secret)."""
+    from telegram_stand_in import TelegramStandIn
+
+    stand_in = TelegramStandIn().start()
+    yield stand_in
+    stand_in.stop()

@@ -3,6 +3,7 @@ import ProviderApple
 import ProviderEmail
 import ProviderFacebook
 import ProviderKit
+import ProviderTelegram
 
 /// The registration table: the one place in the gateway that names provider plugins. Adding a provider is one
 /// line here, plus its module under `Sources/Providers/`, its target in `Package.swift`, its tests and its docs
@@ -14,5 +15,6 @@ public enum ProviderRegistrations {
         EmailProviderFactory(),
         AppleProviderFactory(),
         FacebookProviderFactory(),
+        TelegramProviderFactory(),
     ]
 }

@@ -42,8 +42,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     // Federated sign-in plumbing: the redirect flow's return URL, providers' own endpoints (server-to-server
     // events, pages), and the older path of Apple's notifications (an alias of the events route)
     case authHandler = "gatehouse.auth.handler"
-    /// The same return URL reached by a redirect (`GET` with the fields in the query): providers without
-    /// `response_mode=form_post`, such as Facebook's OAuth dialog.
+    /// The same return URL reached with a GET, the fields in the query: OAuth's default `response_mode=query`
+    /// (Facebook's OAuth dialog, Telegram's code flow).
     case authHandlerQuery = "gatehouse.auth.handler.query"
     case providerEvents = "gatehouse.providers.events"
     case providerPage = "gatehouse.providers.page"

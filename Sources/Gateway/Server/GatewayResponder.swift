@@ -77,7 +77,7 @@ struct GatewayResponder: Sendable {
     }
 
     private func decodeBody(_ request: HTTPRequest, operation: APIOperation) throws -> RequestBody {
-        // A provider that answers with a redirect to the handler puts its fields in the query, read like a form.
+        // A provider answering with `response_mode=query` sends the user back with a GET: its fields are the query.
         if operation == .authHandlerQuery { return try RequestBody.form(Array((request.query ?? "").utf8)) }
         guard request.method == "POST" || request.method == "PATCH" else { return .empty }
         // Providers verify their callbacks over the exact bytes (OperationContext.request.body); nothing is parsed.
