@@ -49,13 +49,15 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
+        .target(name: "ProviderOIDC", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/OIDC",
+                swiftSettings: strict),
 
         // The Firebase wire layer and the executable.
         .target(
             name: "Gateway",
             dependencies: ["AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "Linking", "HTTP", "IPNetworks", "Outbound",
                            "Crypto", "WireFormats", "ProviderKit",
-                           "ProviderAnonymous", "ProviderApple", "ProviderEmail"],
+                           "ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderOIDC"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
 
@@ -69,10 +71,12 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "AuthCore", "WireFormats"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore", "WireFormats"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "Crypto", "Linking",
-                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "Outbound", "WireFormats", "ProviderKit"]),
+                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "ProviderOIDC", "OIDCTestSupport", "Outbound", "WireFormats", "ProviderKit"]),
         .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Tests/AppleTestSupport"),
         .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
         .testTarget(name: "FederationTests", dependencies: ["Federation", "ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"]),
+        .target(name: "OIDCTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Tests/OIDCTestSupport"),
+        .testTarget(name: "ProviderOIDCTests", dependencies: ["ProviderOIDC", "OIDCTestSupport", "Federation", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
     ]
 )

@@ -27,7 +27,7 @@ struct ModuleBoundaryTests {
         return found
     }
 
-    static let providerModules: Set = ["ProviderAnonymous", "ProviderApple", "ProviderEmail"]
+    static let providerModules: Set = ["ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderOIDC"]
 
     @Test("providers never import Gateway, HTTP or a storage module")
     func providersStayOutside() throws {

@@ -2,6 +2,7 @@ import ProviderAnonymous
 import ProviderApple
 import ProviderEmail
 import ProviderKit
+import ProviderOIDC
 
 /// The registration table: the one place in the gateway that names provider plugins. Adding a provider is one
 /// line here, plus its module under `Sources/Providers/`, its target in `Package.swift`, its tests and its docs
@@ -12,5 +13,8 @@ public enum ProviderRegistrations {
         AnonymousProviderFactory(),
         EmailProviderFactory(),
         AppleProviderFactory(),
+        OIDCProviderFactory(),
+        WellKnownProviderFactory(.google),
+        WellKnownProviderFactory(.microsoft),
     ]
 }

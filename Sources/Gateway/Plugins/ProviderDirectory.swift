@@ -15,11 +15,14 @@ import WireFormats
 final class ProviderDirectory: Sendable {
     /// The settings key holding stored provider configurations: `{providerId: {config}}`.
     static let storedConfigsKey = "providers.stored"
+    /// Written by every change of `storedConfigsKey` before it reads it (see `setStoredConfig`).
+    static let storedConfigsLockKey = "providers.stored.lock"
     static let refreshInterval: Duration = .seconds(5)
 
     private let fixed: [any CredentialProvider]
     private let storedSources: [ConfiguredPlugin]
-    private let context: ProviderContext
+    /// What stored providers are built with (the admin API also seals and opens their secrets with it).
+    let context: ProviderContext
     private let state: Mutex<(registry: ProviderRegistry, stored: [StoredProviderConfig])>
 
     init(fixed: [any CredentialProvider], storedSources: [ConfiguredPlugin], context: ProviderContext) {
@@ -38,6 +41,11 @@ final class ProviderDirectory: Sendable {
 
     /// Whether any factory builds providers from stored configurations (otherwise nothing needs refreshing).
     var readsStoredConfigs: Bool { !storedSources.isEmpty }
+
+    /// The admin API's collection of that name (`oauthIdpConfigs`), if a registered factory offers it.
+    func configCollection(named name: String) -> ProviderConfigCollection? {
+        storedSources.lazy.compactMap(\.configCollection).first { $0.name == name }
+    }
 
     /// Rebuilds from the stored configurations when they changed. Returns the providers it had to skip.
     @discardableResult
@@ -94,7 +102,12 @@ final class ProviderDirectory: Sendable {
     }
 
     /// Stores (or with nil, removes) one provider's configuration.
+    ///
+    /// All configurations share one row, so this is a read-modify-write: the lock row is written first, which
+    /// makes concurrent writers (other instances on PostgreSQL, whose write transactions are READ COMMITTED)
+    /// wait for each other before reading, so no instance's change is lost to another's.
     static func setStoredConfig(_ providerId: String, _ config: JSONObject?, _ tx: any StoreTransaction) throws {
+        try tx.setSetting(storedConfigsLockKey, value: "1")
         var all = JSONObject()
         for stored in try storedConfigs(tx) where stored.providerId != providerId { all[stored.providerId] = .object(stored.config) }
         if let config { all[providerId] = .object(config) }

@@ -33,6 +33,12 @@ enum Routes {
         table.add("POST", "/__/auth/action", .actionPageSubmit, .open)
         table.add("GET", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .getProjectConfig, .admin)
         table.add("PATCH", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .updateProjectConfig, .admin)
+        let idpConfigs = "/identitytoolkit.googleapis.com/v2/projects/{projectId}/oauthIdpConfigs"
+        table.add("POST", idpConfigs, .createOAuthIdpConfig, .admin)
+        table.add("GET", idpConfigs, .listOAuthIdpConfigs, .admin)
+        table.add("GET", "\(idpConfigs)/{providerId}", .getOAuthIdpConfig, .admin)
+        table.add("PATCH", "\(idpConfigs)/{providerId}", .patchOAuthIdpConfig, .admin)
+        table.add("DELETE", "\(idpConfigs)/{providerId}", .deleteOAuthIdpConfig, .admin)
         if emulator {
             table.add("GET", "/emulator/v1/projects/{projectId}/config", .emulatorGetConfig, .open)
             table.add("PATCH", "/emulator/v1/projects/{projectId}/config", .emulatorUpdateConfig, .open)
@@ -41,6 +47,7 @@ enum Routes {
         }
         table.add("POST", "/identitytoolkit.googleapis.com/v2/accounts:revokeToken", .revokeToken, .apiKey)
         table.add("POST", "/__/auth/handler", .authHandler, .open)
+        table.add("GET", "/__/auth/handler", .authHandlerQuery, .open)
         table.add("POST", "/gatehouse/v1/providers/{providerId}/events", .providerEvents, .open)
         table.add("GET", "/gatehouse/v1/providers/{providerId}/{page}", .providerPage, .open)
         table.add("POST", "/gatehouse/v1/apple/notifications", .appleNotifications, .open)

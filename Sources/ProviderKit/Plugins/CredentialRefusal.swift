@@ -31,6 +31,9 @@ public enum CredentialCheck: String, Sendable, CaseIterable {
     case replay
     /// The provider refused the authorization code, or its token endpoint could not be reached.
     case codeExchange = "code_exchange"
+    /// The provider did not vouch for an access token: its token-info or UserInfo endpoint refused it or could
+    /// not be reached (a token issued to another client is refused as `audience`).
+    case accessToken = "access_token"
 }
 
 /// A provider's refusal of a credential: what the client is told (Firebase's error, unchanged) and which check
