@@ -49,6 +49,8 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "ProviderEmail", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Email",
                 swiftSettings: strict),
+        .target(name: "ProviderGitHub", dependencies: ["AuthCore", "ProviderKit", "Outbound", "WireFormats"], path: "Sources/Providers/GitHub",
+                swiftSettings: strict),
         .target(name: "ProviderOIDC", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/OIDC",
                 swiftSettings: strict),
 
@@ -57,7 +59,7 @@ let package = Package(
             name: "Gateway",
             dependencies: ["AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "Linking", "HTTP", "IPNetworks", "Outbound",
                            "Crypto", "WireFormats", "ProviderKit",
-                           "ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderOIDC"],
+                           "ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderOIDC", "ProviderGitHub"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
 
@@ -77,6 +79,7 @@ let package = Package(
         .testTarget(name: "FederationTests", dependencies: ["Federation", "ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"]),
         .target(name: "OIDCTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Tests/OIDCTestSupport"),
         .testTarget(name: "ProviderOIDCTests", dependencies: ["ProviderOIDC", "OIDCTestSupport", "Federation", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "ProviderGitHubTests", dependencies: ["ProviderGitHub", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
     ]
 )

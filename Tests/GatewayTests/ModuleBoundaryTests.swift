@@ -27,7 +27,7 @@ struct ModuleBoundaryTests {
         return found
     }
 
-    static let providerModules: Set = ["ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderOIDC"]
+    static let providerModules: Set = ["ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderGitHub", "ProviderOIDC"]
 
     @Test("providers never import Gateway, HTTP or a storage module")
     func providersStayOutside() throws {

@@ -129,3 +129,13 @@ def google_idp():
     stand_in = OIDCStandIn(client_id="web.apps.googleusercontent.com", client_secret="g-secret", issuer=GOOGLE_ISSUER).start()
     yield stand_in
     stand_in.stop()
+
+
+@pytest.fixture
+def github():
+    """A local stand-in for GitHub; configure a gateway with `github.gateway_config()`."""
+    from github_stand_in import GitHubStandIn
+
+    stand_in = GitHubStandIn().start()
+    yield stand_in
+    stand_in.stop()

@@ -1,6 +1,7 @@
 import ProviderAnonymous
 import ProviderApple
 import ProviderEmail
+import ProviderGitHub
 import ProviderKit
 import ProviderOIDC
 
@@ -16,5 +17,6 @@ public enum ProviderRegistrations {
         OIDCProviderFactory(),
         WellKnownProviderFactory(.google),
         WellKnownProviderFactory(.microsoft),
+        GitHubProviderFactory(),
     ]
 }
