@@ -116,6 +116,10 @@ struct ProviderConfigAPITests {
             pages += 1
         } while token != nil && pages < 10
         #expect(seen == ["oidc.a", "oidc.b", "oidc.d", "oidc.e", "oidc.file"] && pages == 3)
+        #expect(await gw.adminV2("GET", gw.idpConfigsPath + "?pageSize=0")["oauthIdpConfigs"]?.arrayValue?.count == 5)
+        #expect(await gw.adminV2("GET", gw.idpConfigsPath + "?pageSize=500")["nextPageToken"] == nil)
+        let bad = await gw.adminV2("GET", gw.idpConfigsPath + "?pageSize=many")
+        #expect(bad.status == 400 && bad.json["error"]?["status"] == "INVALID_ARGUMENT")
     }
 
     @Test("a second gateway on the same database serves a created provider after its refresh")

@@ -44,8 +44,7 @@ enum ProviderConfigHandlers {
     /// created or deleted between pages neither repeats nor shifts the others.
     static func list(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let catalog = try catalog(services)
-        let requested = query("pageSize", context).flatMap { Int($0) } ?? maxPageSize
-        let pageSize = min(max(requested, 1), maxPageSize)
+        let pageSize = try pageSize(query("pageSize", context))
         let after = query("pageToken", context) ?? ""
         let remaining = try await services.store.read { tx in try catalog.all(tx) }.filter { $0.0.providerId > after }
         let page = remaining.prefix(pageSize)
@@ -98,6 +97,16 @@ enum ProviderConfigHandlers {
         }
         return ProviderConfigCatalog(collection: collection, context: services.providers.context,
                                      projectId: services.configuration.projectId)
+    }
+
+    /// Google's rule: absent, zero or negative means the default, more than the maximum means the maximum; a value
+    /// that is no integer is refused.
+    static func pageSize(_ text: String?) throws -> Int {
+        guard let text, !text.isEmpty else { return maxPageSize }
+        guard let requested = Int(text) else {
+            throw WireError.invalidPayload("Invalid value at 'page_size' (TYPE_INT32), \"\(text.prefix(40))\"", reason: "invalid")
+        }
+        return requested <= 0 ? maxPageSize : min(requested, maxPageSize)
     }
 
     private static func query(_ name: String, _ context: OperationContext) -> String? {
