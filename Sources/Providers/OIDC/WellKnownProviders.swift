@@ -14,6 +14,7 @@ extension ProviderID {
 /// local stand-in, email rules).
 public struct WellKnownProviderFactory: ProviderFactory {
     public struct Preset: Sendable {
+        public let providerId: ProviderID
         public let section: String
         /// Keys of the section besides the shared tunable ones.
         let ownKeys: Set<String>
@@ -42,9 +43,18 @@ public struct WellKnownProviderFactory: ProviderFactory {
         return settings
     }
 
+    /// Switched off, the provider id still answers `OPERATION_NOT_ALLOWED` (as Firebase does for a disabled
+    /// method) rather than being unknown.
     public func plugins(_ settings: OIDCProviderSettings?, context: ProviderContext) throws -> PluginSet {
-        PluginSet(providers: settings.map { [OIDCProviderFactory.provider($0, context: context)] } ?? [])
+        guard let settings else { return PluginSet(providers: [SwitchedOffProvider(id: preset.providerId)]) }
+        return PluginSet(providers: [OIDCProviderFactory.provider(settings, context: context)])
     }
+}
+
+/// A built-in sign-in method the operator has not switched on: it can do nothing but say so.
+struct SwitchedOffProvider: CredentialProvider {
+    let id: ProviderID
+    var isEnabled: Bool { false }
 }
 
 extension WellKnownProviderFactory.Preset {
@@ -53,7 +63,8 @@ extension WellKnownProviderFactory.Preset {
     /// address links accounts where Google is the mail host, as Firebase trusts it: `@gmail.com` (and
     /// `@googlemail.com`), and Google Workspace accounts whose `hd` claim is the address's domain. Other verified
     /// addresses on a Google account are reported verified but never link.
-    public static let google = Self(section: "google", ownKeys: [], secretVariable: "GATEHOUSE_GOOGLE_CLIENT_SECRET") { _ in
+    public static let google = Self(providerId: .google, section: "google", ownKeys: [],
+                                    secretVariable: "GATEHOUSE_GOOGLE_CLIENT_SECRET") { _ in
         OIDCProviderSettings(
             providerId: ProviderID.google.rawValue, displayName: "Google", issuer: "https://accounts.google.com",
             issuerAliases: ["accounts.google.com"], clientIds: [],
@@ -69,7 +80,7 @@ extension WellKnownProviderFactory.Preset {
     /// accounts): the tenant's issuer and discovery document. The stable id is `oid` (the Microsoft
     /// Graph object id), not the per-app `sub`. Entra does not verify the `email` claim, so it never links.
     /// Multi-tenant apps (`common`, `organizations`) sign with an issuer per tenant and are not supported.
-    public static let microsoft = Self(section: "microsoft", ownKeys: ["tenant", "authority"],
+    public static let microsoft = Self(providerId: .microsoft, section: "microsoft", ownKeys: ["tenant", "authority"],
                                        secretVariable: "GATEHOUSE_MICROSOFT_CLIENT_SECRET") { section in
         guard let tenant = try section.string("tenant"), !tenant.isEmpty, !tenant.contains("/") else {
             throw ConfigurationError("microsoft.tenant is required: the directory (tenant) id, or \"consumers\"")
