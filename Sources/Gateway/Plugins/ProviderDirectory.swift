@@ -23,13 +23,22 @@ final class ProviderDirectory: Sendable {
     private let storedSources: [ConfiguredPlugin]
     /// What stored providers are built with (the admin API also seals and opens their secrets with it).
     let context: ProviderContext
-    private let state: Mutex<(registry: ProviderRegistry, stored: [StoredProviderConfig])>
+    private let state: Mutex<State>
+
+    private struct State {
+        var registry: ProviderRegistry
+        var stored: [StoredProviderConfig] = []
+        /// Refreshes are numbered when they start reading; one that read earlier than the last applied never
+        /// overwrites it, so after a refresh returns, the registry is at least as new as what it read.
+        var nextRefresh = 0
+        var appliedRefresh = 0
+    }
 
     init(fixed: [any CredentialProvider], storedSources: [ConfiguredPlugin], context: ProviderContext) {
         self.fixed = fixed
         self.storedSources = storedSources
         self.context = context
-        state = Mutex((ProviderRegistry(fixed), []))
+        state = Mutex(State(registry: ProviderRegistry(fixed)))
     }
 
     /// The registry as of the last refresh.
@@ -48,9 +57,16 @@ final class ProviderDirectory: Sendable {
     }
 
     /// Rebuilds from the stored configurations when they changed. Returns the providers it had to skip.
+    ///
+    /// Called by the refresh loop and right after an admin API change; when two overlap, the one that started
+    /// reading later wins (a slow loop iteration cannot put back a registry older than the change).
     @discardableResult
     func refresh(from store: any UserStore) async throws -> [(providerId: String, reason: String)] {
         guard readsStoredConfigs else { return [] }
+        let ticket = state.withLock { s in
+            s.nextRefresh += 1
+            return s.nextRefresh
+        }
         let stored = try await store.read { tx in try Self.storedConfigs(tx) }
         guard stored != state.withLock({ $0.stored }) else { return [] }
         var providers = fixed
@@ -67,7 +83,12 @@ final class ProviderDirectory: Sendable {
             }
         }
         let registry = ProviderRegistry(providers)
-        state.withLock { $0 = (registry, stored) }
+        state.withLock { s in
+            guard ticket > s.appliedRefresh else { return }
+            s.registry = registry
+            s.stored = stored
+            s.appliedRefresh = ticket
+        }
         return skipped
     }
 
