@@ -104,6 +104,7 @@ struct ResourceFormatTests {
         #expect(problem { $0["responseType"] = ["code": true, "idToken": true] } == "responseType: set idToken or code to true, not both")
         #expect(problem { $0["clientSecret"] = nil } == "responseType code needs a client secret")
         #expect(problem { $0["surprise"] = true } == "unknown config key \"surprise\"")
+        #expect(problem { $0["sealedClientSecret"] = "AAAA" } == "unknown config key \"sealedClientSecret\"")
         #expect(problem { $0["gatehouse"] = ["claims": ["nickname": "x"]] } == "unknown config key \"gatehouse.claims.nickname\"")
         #expect(problem { $0["gatehouse"] = ["additionalClientIds": ["has space"]] }?.contains("clientId or gatehouse.additionalClientIds") == true)
         do {

@@ -89,6 +89,8 @@ enum OAuthIdpConfigFormat {
     // MARK: Stored form
 
     static func stored(fromResource resource: JSONObject, providerId: String, sealer: Sealer) throws -> JSONObject {
+        // The sealed form is ours to write: a client may not hand one in (it would be dropped anyway).
+        if resource[sealedSecretKey] != nil { throw ConfigurationError("unknown config key \"\(sealedSecretKey)\"") }
         let secret = try ConfigSection(resource, path: "").string("clientSecret")
         let settings = try settings(fromResource: resource, providerId: providerId, secret: secret)
         var stored = Self.resource(settings, includingSecret: false)
