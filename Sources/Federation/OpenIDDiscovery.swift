@@ -11,10 +11,24 @@ public struct DiscoveryDocument: Sendable, Equatable {
     public var issuer: String
     /// Where the provider publishes its signing keys.
     public var jwksURI: String
+    /// Where a browser is sent to sign in (the redirect flow); nil when the document names none.
+    public var authorizationEndpoint: String?
+    /// Where an authorization code is exchanged for tokens.
+    public var tokenEndpoint: String?
+    /// Where an access token is exchanged for the user's claims (OpenID Connect Core §5.3).
+    public var userInfoEndpoint: String?
+    /// How the token endpoint wants the client to authenticate (`client_secret_basic`, `client_secret_post`);
+    /// empty when the document does not say, which means `client_secret_basic` (Discovery §3).
+    public var tokenEndpointAuthMethods: [String]
 
-    public init(issuer: String, jwksURI: String) {
+    public init(issuer: String, jwksURI: String, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil,
+                userInfoEndpoint: String? = nil, tokenEndpointAuthMethods: [String] = []) {
         self.issuer = issuer
         self.jwksURI = jwksURI
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.userInfoEndpoint = userInfoEndpoint
+        self.tokenEndpointAuthMethods = tokenEndpointAuthMethods
     }
 }
 
@@ -57,11 +71,19 @@ public final class OpenIDDiscovery: Sendable {
         guard members["issuer"]?.stringValue == expectedIssuer else {
             throw FetchProblem(reason: "issuer in the document is not the configured issuer")
         }
-        guard let jwks = members["jwks_uri"]?.stringValue, jwks.hasPrefix("https://") || jwks.hasPrefix("http://") else {
+        guard let jwks = members["jwks_uri"]?.stringValue, isHTTP(jwks) else {
             throw FetchProblem(reason: "jwks_uri missing or not an http(s) URL")
         }
-        return DiscoveryDocument(issuer: expectedIssuer, jwksURI: jwks)
+        // The other endpoints are optional (a provider may have no UserInfo endpoint); one that is not an
+        // http(s) URL counts as absent rather than spoiling the keys.
+        let endpoint = { (name: String) in members[name]?.stringValue.flatMap { isHTTP($0) ? $0 : nil } }
+        let methods = members["token_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return DiscoveryDocument(issuer: expectedIssuer, jwksURI: jwks, authorizationEndpoint: endpoint("authorization_endpoint"),
+                                 tokenEndpoint: endpoint("token_endpoint"), userInfoEndpoint: endpoint("userinfo_endpoint"),
+                                 tokenEndpointAuthMethods: methods)
     }
+
+    private static func isHTTP(_ url: String) -> Bool { url.hasPrefix("https://") || url.hasPrefix("http://") }
 }
 
 /// Keys found through discovery: the JWKS at the current document's `jwks_uri`. When the issuer moves its

@@ -76,4 +76,16 @@ struct DiscoveryTests {
         #expect(await found(keys, "rsa-2") == nil)
         #expect(issuer.fetches(of: FakeIssuer.base + "/moved-jwks") == 1)
     }
+
+    @Test("the document's other endpoints are read; one that is not an http(s) URL counts as absent")
+    func endpoints() async throws {
+        issuer.setDiscovery(["issuer": .string(FakeIssuer.issuer), "jwks_uri": .string(FakeIssuer.jwksURL),
+                             "authorization_endpoint": "https://idp.test/authorize", "token_endpoint": "https://idp.test/token",
+                             "userinfo_endpoint": "javascript:alert(1)",
+                             "token_endpoint_auth_methods_supported": ["client_secret_post", 7]])
+        let (discovery, _) = discovered()
+        let document = try await discovery.current()
+        #expect(document.authorizationEndpoint == "https://idp.test/authorize" && document.tokenEndpoint == "https://idp.test/token")
+        #expect(document.userInfoEndpoint == nil && document.tokenEndpointAuthMethods == ["client_secret_post"])
+    }
 }

@@ -27,7 +27,8 @@ struct ModuleBoundaryTests {
         return found
     }
 
-    static let providerModules: Set = ["ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderFacebook", "ProviderTelegram"]
+    static let providerModules: Set = ["ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderFacebook", "ProviderGitHub",
+                                      "ProviderOIDC", "ProviderTelegram"]
 
     @Test("providers never import Gateway, HTTP or a storage module")
     func providersStayOutside() throws {

@@ -113,11 +113,51 @@ def facebook():
 
 
 @pytest.fixture
+def oidc_idp():
+    """A local stand-in OpenID Connect provider; configure a gateway with `oidc_idp.provider_entry(...)`."""
+    from oidc_stand_in import OIDCStandIn
+
+    stand_in = OIDCStandIn().start()
+    yield stand_in
+    stand_in.stop()
+
+
+@pytest.fixture
 def telegram():
     """A local stand-in for Telegram's OpenID Connect issuer; point a gateway at it with `telegram.gateway_config()`
     and `telegram.gateway_env()` (the bot tokens and client secret)."""
     from telegram_stand_in import TelegramStandIn
 
     stand_in = TelegramStandIn().start()
+    yield stand_in
+    stand_in.stop()
+
+
+@pytest.fixture
+def second_idp():
+    """Another stand-in provider (its own keys and client), for two providers configured at once."""
+    from oidc_stand_in import OIDCStandIn
+
+    stand_in = OIDCStandIn(client_id="other-client", client_secret="other-secret").start()
+    yield stand_in
+    stand_in.stop()
+
+
+@pytest.fixture
+def google_idp():
+    """A stand-in for Google's endpoints, signing as Google's issuer."""
+    from oidc_stand_in import GOOGLE_ISSUER, OIDCStandIn
+
+    stand_in = OIDCStandIn(client_id="web.apps.googleusercontent.com", client_secret="g-secret", issuer=GOOGLE_ISSUER).start()
+    yield stand_in
+    stand_in.stop()
+
+
+@pytest.fixture
+def github():
+    """A local stand-in for GitHub; configure a gateway with `github.gateway_config()`."""
+    from github_stand_in import GitHubStandIn
+
+    stand_in = GitHubStandIn().start()
     yield stand_in
     stand_in.stop()

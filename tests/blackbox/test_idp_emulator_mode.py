@@ -14,22 +14,26 @@ def emulator_path(gw, tail: str) -> str:
 
 # An unregistered provider id has no verifier outside emulator mode; a registered one that is switched off
 # (Apple, unless configured) answers OPERATION_NOT_ALLOWED. Neither ever accepts a fake credential.
+UNREGISTERED = "oidc.never-configured"
+
+
 def test_gateway_outside_emulator_mode_refuses_fake_json_claims(gw):
     idp = claims(unique(), unique_email(), True)
-    assert_business_error(sign_in_with_idp_raw(gw, "github.com", idp), "INVALID_CREDENTIAL_OR_PROVIDER_ID")
-    assert_business_error(sign_in_with_idp_raw(gw, "github.com", idp, return_idp_credential=True),
+    assert_business_error(sign_in_with_idp_raw(gw, UNREGISTERED, idp), "INVALID_CREDENTIAL_OR_PROVIDER_ID")
+    assert_business_error(sign_in_with_idp_raw(gw, UNREGISTERED, idp, return_idp_credential=True),
                           "INVALID_CREDENTIAL_OR_PROVIDER_ID")
-    assert_business_error(sign_in_with_idp_raw(gw, "apple.com", idp), "OPERATION_NOT_ALLOWED")
-    assert users_with_identity(gw, "github.com", idp["sub"]) == []
-    assert users_with_identity(gw, "apple.com", idp["sub"]) == []
+    for switched_off in ("apple.com", "google.com", "github.com"):
+        assert_business_error(sign_in_with_idp_raw(gw, switched_off, idp), "OPERATION_NOT_ALLOWED")
+        assert users_with_identity(gw, switched_off, idp["sub"]) == []
+    assert users_with_identity(gw, UNREGISTERED, idp["sub"]) == []
 
 
 def test_gateway_outside_emulator_mode_refuses_unsigned_jwts_on_both_paths(gw):
     idp = claims(unique())
     for path in (VERIFY_ASSERTION, "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp"):
-        response = sign_in_with_idp_raw(gw, "github.com", idp, as_jwt=True, path=path)
+        response = sign_in_with_idp_raw(gw, UNREGISTERED, idp, as_jwt=True, path=path)
         assert_business_error(response, "INVALID_CREDENTIAL_OR_PROVIDER_ID")
-    assert users_with_identity(gw, "github.com", idp["sub"]) == []
+    assert users_with_identity(gw, UNREGISTERED, idp["sub"]) == []
 
 
 def test_emulator_endpoints_exist_only_in_emulator_mode(gw):

@@ -42,6 +42,9 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case unexpectedParameter = "UNEXPECTED_PARAMETER"
         case tooManyAttemptsTryLater = "TOO_MANY_ATTEMPTS_TRY_LATER"
         case configurationNotFound = "CONFIGURATION_NOT_FOUND"
+        // Provider configurations (admin API)
+        case configurationExists = "CONFIGURATION_EXISTS"
+        case invalidConfig = "INVALID_CONFIG"
         // Account fields
         case invalidClaims = "INVALID_CLAIMS"
         case forbiddenClaim = "FORBIDDEN_CLAIM"

@@ -2,7 +2,9 @@ import ProviderAnonymous
 import ProviderApple
 import ProviderEmail
 import ProviderFacebook
+import ProviderGitHub
 import ProviderKit
+import ProviderOIDC
 import ProviderTelegram
 
 /// The registration table: the one place in the gateway that names provider plugins. Adding a provider is one
@@ -16,5 +18,9 @@ public enum ProviderRegistrations {
         AppleProviderFactory(),
         FacebookProviderFactory(),
         TelegramProviderFactory(),
+        OIDCProviderFactory(),
+        WellKnownProviderFactory(.google),
+        WellKnownProviderFactory(.microsoft),
+        GitHubProviderFactory(),
     ]
 }

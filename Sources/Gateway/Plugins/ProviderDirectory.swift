@@ -15,19 +15,31 @@ import WireFormats
 final class ProviderDirectory: Sendable {
     /// The settings key holding stored provider configurations: `{providerId: {config}}`.
     static let storedConfigsKey = "providers.stored"
+    /// Written by every change of `storedConfigsKey` before it reads it (see `setStoredConfig`).
+    static let storedConfigsLockKey = "providers.stored.lock"
     static let refreshInterval: Duration = .seconds(5)
 
     private let fixed: [any CredentialProvider]
     private let storedSources: [ConfiguredPlugin]
-    private let context: ProviderContext
-    private let state: Mutex<(registry: ProviderRegistry, stored: [StoredProviderConfig])>
+    /// What stored providers are built with (the admin API also seals and opens their secrets with it).
+    let context: ProviderContext
+    private let state: Mutex<State>
+
+    private struct State {
+        var registry: ProviderRegistry
+        var stored: [StoredProviderConfig] = []
+        /// Refreshes are numbered when they start reading; one that read earlier than the last applied never
+        /// overwrites it, so after a refresh returns, the registry is at least as new as what it read.
+        var nextRefresh = 0
+        var appliedRefresh = 0
+    }
 
     /// Throws `ConfigurationError` when two providers from the configuration share an id.
     init(fixed: [any CredentialProvider], storedSources: [ConfiguredPlugin], context: ProviderContext) throws {
         self.fixed = fixed
         self.storedSources = storedSources
         self.context = context
-        state = Mutex((try ProviderRegistry(fixed), []))
+        state = Mutex(State(registry: try ProviderRegistry(fixed)))
     }
 
     /// The registry as of the last refresh.
@@ -40,10 +52,22 @@ final class ProviderDirectory: Sendable {
     /// Whether any factory builds providers from stored configurations (otherwise nothing needs refreshing).
     var readsStoredConfigs: Bool { !storedSources.isEmpty }
 
+    /// The admin API's collection of that name (`oauthIdpConfigs`), if a registered factory offers it.
+    func configCollection(named name: String) -> ProviderConfigCollection? {
+        storedSources.lazy.compactMap(\.configCollection).first { $0.name == name }
+    }
+
     /// Rebuilds from the stored configurations when they changed. Returns the providers it had to skip.
+    ///
+    /// Called by the refresh loop and right after an admin API change; when two overlap, the one that started
+    /// reading later wins (a slow loop iteration cannot put back a registry older than the change).
     @discardableResult
     func refresh(from store: any UserStore) async throws -> [(providerId: String, reason: String)] {
         guard readsStoredConfigs else { return [] }
+        let ticket = state.withLock { s in
+            s.nextRefresh += 1
+            return s.nextRefresh
+        }
         let stored = try await store.read { tx in try Self.storedConfigs(tx) }
         guard stored != state.withLock({ $0.stored }) else { return [] }
         var providers = fixed
@@ -61,7 +85,12 @@ final class ProviderDirectory: Sendable {
         }
         // Ids were made unique above (a stored provider never replaces one from the file, nor another stored one).
         let registry = try ProviderRegistry(providers)
-        state.withLock { $0 = (registry, stored) }
+        state.withLock { s in
+            guard ticket > s.appliedRefresh else { return }
+            s.registry = registry
+            s.stored = stored
+            s.appliedRefresh = ticket
+        }
         return skipped
     }
 
@@ -96,7 +125,12 @@ final class ProviderDirectory: Sendable {
     }
 
     /// Stores (or with nil, removes) one provider's configuration.
+    ///
+    /// All configurations share one row, so this is a read-modify-write: the lock row is written first, which
+    /// makes concurrent writers (other instances on PostgreSQL, whose write transactions are READ COMMITTED)
+    /// wait for each other before reading, so no instance's change is lost to another's.
     static func setStoredConfig(_ providerId: String, _ config: JSONObject?, _ tx: any StoreTransaction) throws {
+        try tx.setSetting(storedConfigsLockKey, value: "1")
         var all = JSONObject()
         for stored in try storedConfigs(tx) where stored.providerId != providerId { all[stored.providerId] = .object(stored.config) }
         if let config { all[providerId] = .object(config) }

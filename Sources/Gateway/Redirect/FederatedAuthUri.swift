@@ -38,7 +38,7 @@ enum FederatedAuthUri {
         }
         let scopes = (try body.string("oauthScope") ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         let codeVerifier = SecureRandom.token(byteCount: 32)
-        let authUri = try provider.authorizationURL(AuthorizationRequest(
+        let authUri = try await provider.authorizationURL(AuthorizationRequest(
             redirectUri: redirectUri, state: state, rawNonce: rawNonce, codeVerifier: codeVerifier, scopes: scopes,
             customParameters: custom))
         let sessions = RedirectSessions(store: services.store, time: services.time, projectId: services.configuration.projectId)

@@ -24,6 +24,12 @@ enum APIOperation: String, CaseIterable, Sendable {
     // Identity Toolkit v2, admin project config
     case getProjectConfig = "identitytoolkit.projects.getConfig"
     case updateProjectConfig = "identitytoolkit.projects.updateConfig"
+    // Identity Toolkit v2, admin OpenID Connect provider configurations
+    case createOAuthIdpConfig = "identitytoolkit.projects.oauthIdpConfigs.create"
+    case getOAuthIdpConfig = "identitytoolkit.projects.oauthIdpConfigs.get"
+    case listOAuthIdpConfigs = "identitytoolkit.projects.oauthIdpConfigs.list"
+    case patchOAuthIdpConfig = "identitytoolkit.projects.oauthIdpConfigs.patch"
+    case deleteOAuthIdpConfig = "identitytoolkit.projects.oauthIdpConfigs.delete"
     // Emulator mode only
     case emulatorGetConfig = "emulator.projects.config.get"
     case emulatorUpdateConfig = "emulator.projects.config.update"

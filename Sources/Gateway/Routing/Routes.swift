@@ -33,6 +33,12 @@ enum Routes {
         table.add("POST", "/__/auth/action", .actionPageSubmit, .open)
         table.add("GET", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .getProjectConfig, .admin)
         table.add("PATCH", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .updateProjectConfig, .admin)
+        let idpConfigs = "/identitytoolkit.googleapis.com/v2/projects/{projectId}/oauthIdpConfigs"
+        table.add("POST", idpConfigs, .createOAuthIdpConfig, .admin)
+        table.add("GET", idpConfigs, .listOAuthIdpConfigs, .admin)
+        table.add("GET", "\(idpConfigs)/{providerId}", .getOAuthIdpConfig, .admin)
+        table.add("PATCH", "\(idpConfigs)/{providerId}", .patchOAuthIdpConfig, .admin)
+        table.add("DELETE", "\(idpConfigs)/{providerId}", .deleteOAuthIdpConfig, .admin)
         if emulator {
             table.add("GET", "/emulator/v1/projects/{projectId}/config", .emulatorGetConfig, .open)
             table.add("PATCH", "/emulator/v1/projects/{projectId}/config", .emulatorUpdateConfig, .open)

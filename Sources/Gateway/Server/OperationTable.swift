@@ -20,6 +20,11 @@ enum OperationTable {
         case .createAuthUri: return CreateAuthUriHandler.handle
         case .revokeToken: return RevokeTokenHandler.handle
         case .authHandler, .authHandlerQuery: return AuthHandlerEndpoint.handle
+        case .createOAuthIdpConfig: return ProviderConfigHandlers.create
+        case .getOAuthIdpConfig: return ProviderConfigHandlers.get
+        case .listOAuthIdpConfigs: return ProviderConfigHandlers.list
+        case .patchOAuthIdpConfig: return ProviderConfigHandlers.patch
+        case .deleteOAuthIdpConfig: return ProviderConfigHandlers.delete
         case .providerEvents, .appleNotifications: return ProviderEndpointHandlers.events
         case .providerPage: return ProviderEndpointHandlers.page
         case .getProjectConfig, .emulatorGetConfig: return ProjectConfigHandlers.get

@@ -41,6 +41,9 @@ public enum CredentialCheck: String, Sendable, CaseIterable {
     case tokenType = "token_type"
     /// Two answers from the provider name different users (Facebook's profile id is not the token's user id).
     case subjectMismatch = "subject_mismatch"
+    /// The provider did not vouch for an access token: its token-info or UserInfo endpoint refused it or could
+    /// not be reached (a token issued to another client is refused as `audience`).
+    case accessToken = "access_token"
 }
 
 /// A provider's refusal of a credential: what the client is told (Firebase's error, unchanged) and which check

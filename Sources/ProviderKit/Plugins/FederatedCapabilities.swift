@@ -88,8 +88,10 @@ public struct AuthorizationRequest: Sendable, Equatable {
 /// `/__/auth/handler` → `signInWithIdp` with `sessionId`). The gateway runs the flow; the provider only builds
 /// its authorization URL and turns the returned parameters into an identity.
 public protocol RedirectSignIn: AssertionVerifier {
-    /// The provider's authorization URL for one session.
-    func authorizationURL(_ request: AuthorizationRequest) throws -> String
+    /// The provider's authorization URL for one session. Async so a provider may look its authorization
+    /// endpoint up first (generic OpenID Connect reads it from the issuer's discovery document); a provider that
+    /// builds it from configuration alone implements it synchronously.
+    func authorizationURL(_ request: AuthorizationRequest) async throws -> String
     /// Verifies the parameters the provider posted back (code, ID token, first-time profile), bound to the
     /// session's nonce and redirect URI.
     func completeRedirect(_ assertion: ProviderAssertion, binding: RedirectBinding,

@@ -53,6 +53,9 @@ public struct ConfiguredPlugin: Sendable {
     public let settings: any Sendable
     private let build: @Sendable (ProviderContext) throws -> PluginSet
     private let buildStored: (@Sendable ([StoredProviderConfig], ProviderContext) -> [StoredProviderOutcome])?
+    /// The admin API's view of the factory's configurations, for factories that offer one
+    /// (`ProviderConfigResources`).
+    public let configCollection: ProviderConfigCollection?
 
     /// Parses `section` with `factory`. Throws what the factory throws.
     public init<Factory: ProviderFactory>(_ factory: Factory, section: ConfigSection,
@@ -66,6 +69,7 @@ public struct ConfiguredPlugin: Sendable {
         } else {
             self.buildStored = nil
         }
+        self.configCollection = (factory as? any ProviderConfigResources)?.erasedCollection(settings: settings)
     }
 
     public func plugins(_ context: ProviderContext) throws -> PluginSet { try build(context) }
