@@ -152,6 +152,7 @@ struct AdminAccountTests {
         #expect(await gw.admin("query", ["sortBy": "NAME"]).status == 400)
         #expect(await gw.admin("query", ["limit": 501]).status == 400)
         #expect(await gw.admin("query", ["order": "SIDEWAYS"]).status == 400)
+        #expect(await gw.admin("query", ["offset": 100_001]).status == 400)
     }
 
     @Test("linkProviderUserInfo attaches an identity as given, replaces the same provider's, and refuses another's")
@@ -176,6 +177,15 @@ struct AdminAccountTests {
         // deleteProvider on the admin route removes it again.
         let unlinked = await gw.admin("update", ["localId": "u1", "deleteProvider": ["google.com"]])
         #expect(unlinked["providerUserInfo"]?.arrayValue == [])
+    }
+
+    @Test("an admin validSince before the epoch is refused and changes nothing (listings must stay readable)")
+    func negativeValidSince() async throws {
+        let gw = try await TestGateway.make()
+        _ = await Self.create(gw, ["localId": "u1"])
+        let reply = await gw.admin("update", ["localId": "u1", "validSince": -5])
+        #expect(reply.status == 400 && reply.json["error"]?["status"] == "INVALID_ARGUMENT")
+        #expect(try await gw.store.read { try $0.user(localId: "u1")?.validSince } ?? -1 >= 0)
     }
 
     @Test("a user's own update may not link a provider by statement")

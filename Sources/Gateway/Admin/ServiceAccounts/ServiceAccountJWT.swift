@@ -39,10 +39,13 @@ enum ServiceAccountJWT {
         var issuer: String? { claims["iss"]?.stringValue }
     }
 
+    /// Splits and decodes `token`; one that is not RS256 (an unsigned `alg: none` token among them) is refused
+    /// here, before anyone looks its issuer up.
     static func parse(_ token: String) throws(Failure) -> Unverified {
         guard let jws = try? CompactJWS(parsing: token),
               case .object(let claims)? = try? JSONParser.parse(jws.payloadBytes)
         else { throw .malformed }
+        guard jws.header.alg == "RS256" else { throw .algorithm(jws.header.alg) }
         return Unverified(jws: jws, claims: claims)
     }
 

@@ -32,16 +32,17 @@ enum BatchGet {
         init(query: String?) throws {
             var maxResults: Int64?
             if let text = FormURLEncoding.value(named: "maxResults", in: query) {
-                guard let value = Int64(text) else {
+                guard let value = Int32(text) else {
                     throw WireError.invalidParameter("Invalid value at 'max_results' (TYPE_INT32), \"\(String(text.prefix(32)))\"")
                 }
-                maxResults = value
+                maxResults = Int64(value)
             }
             self.init(maxResults: maxResults, nextPageToken: FormURLEncoding.value(named: "nextPageToken", in: query))
         }
 
-        /// The body of the legacy `downloadAccount`.
-        init(_ body: RequestBody) throws {
+        /// The body of the legacy `downloadAccount` (`targetProjectId`, when given, names this gateway's project).
+        init(_ body: RequestBody, projectId: String) throws {
+            if let target = try body.string("targetProjectId"), target != projectId { throw WireError.notFound }
             self.init(maxResults: try body.int64("maxResults"), nextPageToken: try body.string("nextPageToken"))
         }
     }
@@ -51,7 +52,7 @@ enum BatchGet {
     }
 
     static func legacyDownload(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
-        .json(try await page(try Request(context.body), services))
+        .json(try await page(try Request(context.body, projectId: services.configuration.projectId), services))
     }
 
     static func page(_ request: Request, _ services: GatewayServices) async throws -> JSONObject {

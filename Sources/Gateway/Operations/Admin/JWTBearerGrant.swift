@@ -37,7 +37,7 @@ enum JWTBearerGrant {
         let request = try Request(context.body)
         let token: ServiceAccountJWT.Unverified
         do { token = try ServiceAccountJWT.parse(request.assertion) } catch {
-            throw OAuthError(.invalidGrant, "Invalid JWT: the assertion is not a signed JWT.")
+            throw OAuthError(.invalidGrant, describe(error))
         }
         guard let email = token.issuer, let account = try await services.serviceAccounts.account(email) else {
             throw OAuthError(.invalidGrant, "Invalid JWT: the issuer is not a registered service account.")

@@ -5,10 +5,13 @@ import WireFormats
 /// `accounts:query` and `:queryAccounts`: counts accounts and returns a page of them, ordered by `localId`
 /// (`sortBy` `USER_ID`, the one order the gateway keeps an index for), ascending or descending, from `offset`,
 /// at most `limit` (500 by default and at most). An `expression` narrows the result to the account with that
-/// `email`, `userId` or `phoneNumber` (as Firebase, only the first expression counts). With
+/// `email`, `userId` or `phoneNumber` (as Firebase, only the first expression counts). `offset` is at most
+/// 100 000 (each skipped account is read). With
 /// `returnUserInfo: false` only the count is returned. `recordsCount` is a string (int64 on the wire).
 enum QueryAccounts {
     static let maxLimit: Int64 = 500
+    /// Skipping costs a read per account skipped: deeper listings page by uid with `accounts:batchGet`.
+    static let maxOffset: Int64 = 100_000
     /// Rows read per store call while skipping `offset` accounts (bounded memory for any offset).
     static let chunk = 1000
 
@@ -32,7 +35,9 @@ enum QueryAccounts {
                 throw WireError.invalidParameter("limit must be between 1 and \(QueryAccounts.maxLimit)")
             }
             offset = try body.int64("offset") ?? 0
-            guard offset >= 0 else { throw WireError.invalidParameter("offset must not be negative") }
+            guard (0...QueryAccounts.maxOffset).contains(offset) else {
+                throw WireError.invalidParameter("offset must be between 0 and \(QueryAccounts.maxOffset); page with accounts:batchGet beyond")
+            }
             switch try body.string("sortBy") {
             case nil, "USER_ID", "SORT_BY_FIELD_UNSPECIFIED": break
             case let other?: throw WireError.invalidParameter("sortBy \(String(other.prefix(40))) is not supported; use USER_ID")
@@ -43,14 +48,11 @@ enum QueryAccounts {
             case let other?: throw WireError.invalidParameter("order must be ASC or DESC, not \(String(other.prefix(40)))")
             }
             if let expression = try body.objects("expression")?.first {
+                // Every field is type-checked, the first one given is the filter.
                 let condition = RequestBody(object: expression)
-                if let email = try condition.string("email") {
-                    filter = .email(email.lowercased())
-                } else if let localId = try condition.string("userId") {
-                    filter = .localId(localId)
-                } else if let phone = try condition.string("phoneNumber") {
-                    filter = .phoneNumber(phone)
-                }
+                let (email, localId, phone) = (try condition.string("email"), try condition.string("userId"),
+                                               try condition.string("phoneNumber"))
+                filter = email.map { .email($0.lowercased()) } ?? localId.map { .localId($0) } ?? phone.map { .phoneNumber($0) }
             }
         }
     }

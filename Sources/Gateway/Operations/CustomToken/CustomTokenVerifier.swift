@@ -18,7 +18,7 @@ struct CustomTokenVerifier: Sendable {
         if emulator { return try Self.emulatorClaims(token) }
         let unverified: ServiceAccountJWT.Unverified
         do { unverified = try ServiceAccountJWT.parse(token) } catch {
-            throw AuthError(.invalidCustomToken, "Invalid assertion format")
+            throw AuthError(.invalidCustomToken, Self.describe(error))
         }
         guard let issuer = unverified.issuer, let account = try await registry.account(issuer) else {
             throw AuthError(.credentialMismatch, "The custom token was not signed by a service account of this project.")

@@ -58,8 +58,12 @@ struct AccountChange: Sendable {
         if let claims = try body.string("customAttributes") {
             customAttributes = try CustomClaims.validate(claims)
         }
-        // Admins (firebase-admin's revoke_refresh_tokens) send the instant to store, in seconds.
+        // Admins (firebase-admin's revoke_refresh_tokens) send the instant to store, in seconds; no instant
+        // before the epoch (every reader of `validSince`, firebase-admin's included, expects one after it).
         validSince = try body.int64("validSince")
+        if let validSince, validSince < 0 {
+            throw WireError.invalidPayload("Invalid value at 'valid_since' (TYPE_INT64), \(validSince)", reason: "invalid")
+        }
         linkProvider = try body.objects("linkProviderUserInfo")?.first.map { try AdminProviderLink(RequestBody(object: $0)) }
     }
 
