@@ -11,7 +11,7 @@ cd "$repo_root"
 
 binary="${1:-.build/debug/gateway}"
 work="$(mktemp -d)"
-export GATEHOUSE_FUZZ_API_KEY="fuzz-key" GATEHOUSE_PROJECT_ID="demo-fuzz"
+export GATEHOUSE_FUZZ_API_KEY="fuzz-key" GATEHOUSE_PROJECT_ID="demo-fuzz" GATEHOUSE_FUZZ_ADMIN_TOKEN="fuzz-admin-token-0123456789"
 
 # Served only with `"emulator": true`; a plain gateway has no such routes.
 emulator_operations=(emulator.projects.config.get emulator.projects.config.update emulator.projects.accounts.delete)
@@ -41,7 +41,8 @@ start_gateway() {
   mkdir -p "$work/$name"
   port="$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   cat >"$work/$name/config.json" <<JSON
-{"apiKeys": ["$GATEHOUSE_FUZZ_API_KEY"], "anonymous": {"signUpsPerIPPerHour": 1000000}, "emulator": $emulator}
+{"apiKeys": ["$GATEHOUSE_FUZZ_API_KEY"], "adminTokens": ["$GATEHOUSE_FUZZ_ADMIN_TOKEN"],
+ "anonymous": {"signUpsPerIPPerHour": 1000000}, "emulator": $emulator}
 JSON
   "$binary" serve --host 127.0.0.1 --port "$port" --data-dir "$work/$name/data" --project-id "$GATEHOUSE_PROJECT_ID" \
     --config "$work/$name/config.json" >"$work/$name/gateway.log" 2>&1 &

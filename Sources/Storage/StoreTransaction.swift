@@ -20,6 +20,9 @@ public protocol StoreTransaction {
     func deleteUser(localId: String) throws -> Bool
     /// Users in ascending `localId` order, starting after `afterLocalId` (Firebase `batchGet` paging).
     func users(afterLocalId: String?, limit: Int) throws -> [UserRecord]
+    /// Users in descending `localId` order, starting before `beforeLocalId` (Firebase `accounts:query` with
+    /// `order: DESC`).
+    func usersDescending(beforeLocalId: String?, limit: Int) throws -> [UserRecord]
     func userCount() throws -> Int
     /// `localId`s of users with no email, no phone, no password and no identities that were created before
     /// `ms` (milliseconds since the epoch), oldest first: anonymous accounts nobody came back to.

@@ -44,6 +44,18 @@ extension PostgresTransaction {
         ).rows(UserRows.decode)
     }
 
+    func usersDescending(beforeLocalId: String?, limit: Int) throws -> [UserRecord] {
+        guard limit > 0 else { return [] }
+        guard let beforeLocalId else {
+            return try run("SELECT \(UserRows.columns) FROM users ORDER BY local_id DESC LIMIT $1", [.init(limit)])
+                .rows(UserRows.decode)
+        }
+        return try run(
+            "SELECT \(UserRows.columns) FROM users WHERE local_id < $1 ORDER BY local_id DESC LIMIT $2",
+            [.init(beforeLocalId), .init(limit)]
+        ).rows(UserRows.decode)
+    }
+
     func userCount() throws -> Int {
         try run("SELECT count(*) FROM users").rows { row throws(StoreError) in Int(try row.integer(0)) }.first ?? 0
     }

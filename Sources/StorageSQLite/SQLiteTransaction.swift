@@ -53,6 +53,17 @@ final class SQLiteTransaction: StoreTransaction {
             [.init(afterLocalId), .init(limit)], UserRows.decode)
     }
 
+    func usersDescending(beforeLocalId: String?, limit: Int) throws -> [UserRecord] {
+        guard limit > 0 else { return [] }
+        guard let beforeLocalId else {
+            return try connection.query(
+                "SELECT \(UserRows.columns) FROM users ORDER BY local_id DESC LIMIT ?", [.init(limit)], UserRows.decode)
+        }
+        return try connection.query(
+            "SELECT \(UserRows.columns) FROM users WHERE local_id < ? ORDER BY local_id DESC LIMIT ?",
+            [.init(beforeLocalId), .init(limit)], UserRows.decode)
+    }
+
     func userCount() throws -> Int {
         try connection.queryFirst("SELECT count(*) FROM users") { row throws(StoreError) in
             Int(try row.integer(0))

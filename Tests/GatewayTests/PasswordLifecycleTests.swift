@@ -142,10 +142,10 @@ struct EmailPrivacySettingTests {
         #expect(await gw.signIn("nobody@example.com", "secret1").error == "EMAIL_NOT_FOUND")
         let path = "/identitytoolkit.googleapis.com/v2/projects/test-project/config"
         let patched = await gw.send("PATCH", path, body: #"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}"#,
-                                    headers: [("Authorization", "Bearer owner")])
+                                    headers: TestGateway.adminHeaders)
         #expect(patched["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue == true)
         #expect(await gw.signIn("nobody@example.com", "secret1").error == "INVALID_LOGIN_CREDENTIALS")
-        let bad = await gw.send("PATCH", path, body: #"{"emailPrivacyConfig":7}"#, headers: [("Authorization", "Bearer owner")])
+        let bad = await gw.send("PATCH", path, body: #"{"emailPrivacyConfig":7}"#, headers: TestGateway.adminHeaders)
         #expect(bad.status == 400)
     }
 }

@@ -22,6 +22,7 @@ struct TestGateway {
                      _ configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
         var configuration = GatewayConfiguration()
         configuration.projectId = "test-project"
+        configuration.adminTokens = [adminToken]
         configure(&configuration)
         let time = ManualTime(milliseconds: 1_800_000_000_000)
         let logs = MemoryLogSink()
@@ -79,8 +80,12 @@ struct TestGateway {
         await post("/securetoken.googleapis.com/v1/token", ["grantType": "refresh_token", "refreshToken": .string(refreshToken)])
     }
 
+    /// The admin token every test gateway accepts (`Bearer owner` is not admin outside emulator mode).
+    static let adminToken = "test-admin-token-0123456789"
+    static let adminHeaders = [("Authorization", "Bearer \(adminToken)")]
+
     func admin(_ operation: String, _ body: JSONValue) async -> Reply {
-        await post("\(adminPath)/accounts:\(operation)", body, key: nil, headers: [("Authorization", "Bearer owner")])
+        await post("\(adminPath)/accounts:\(operation)", body, key: nil, headers: Self.adminHeaders)
     }
 
     /// `accounts:signInWithIdp` with the test provider's credential in `postBody`.

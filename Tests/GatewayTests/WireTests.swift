@@ -55,9 +55,12 @@ struct WireTests {
         }
     }
 
-    @Test("admin routes: Bearer owner only from loopback; configured tokens anywhere; others 401")
+    @Test("admin routes: Bearer owner only from listed networks; configured tokens anywhere; others 401")
     func adminCredentials() async throws {
-        let gw = try await TestGateway.make { $0.adminTokens = ["a-long-admin-token-123"] }
+        let gw = try await TestGateway.make {
+            $0.adminTokens = ["a-long-admin-token-123"]
+            $0.trustedAdminNetworks = ["127.0.0.0/8"]
+        }
         let path = "\(gw.adminPath)/accounts:lookup"
         #expect(await gw.post(path, ["localId": ["x"]], key: nil, headers: [("Authorization", "Bearer owner")]).status == 200)
         #expect(await gw.post(path, ["localId": ["x"]], key: nil, headers: [("Authorization", "bEArEr OWNER")]).status == 200)
@@ -69,14 +72,17 @@ struct WireTests {
         #expect(await gw.post(path, [:], key: "k").error == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
     }
 
-    @Test("Bearer owner through a reverse proxy is never admin, even when the proxy is on loopback")
+    @Test("Bearer owner through a reverse proxy is never admin, even when the proxy is on a listed network")
     func ownerThroughProxy() async throws {
-        let gw = try await TestGateway.make { $0.trustedProxies = ["127.0.0.1"] }
+        let gw = try await TestGateway.make {
+            $0.trustedProxies = ["127.0.0.1"]
+            $0.trustedAdminNetworks = ["127.0.0.0/8"]
+        }
         let path = "\(gw.adminPath)/accounts:lookup"
         let owner = [("Authorization", "Bearer owner")]
         #expect(await gw.post(path, ["localId": ["x"]], key: nil, headers: owner).status == 401)
         #expect(await gw.post(path, ["localId": ["x"]], key: nil, headers: owner + [("X-Forwarded-For", "203.0.113.9")]).status == 401)
-        let direct = try await TestGateway.make()
+        let direct = try await TestGateway.make { $0.trustedAdminNetworks = ["127.0.0.0/8"] }
         #expect(await direct.post("\(direct.adminPath)/accounts:lookup", ["localId": ["x"]], key: nil,
                                   headers: owner + [("Forwarded", "for=203.0.113.9")]).status == 401)
         #expect(await direct.post("\(direct.adminPath)/accounts:lookup", ["localId": ["x"]], key: nil, headers: owner).status == 200)

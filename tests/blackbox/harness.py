@@ -21,6 +21,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT_SECONDS = 20.0
 STOP_TIMEOUT_SECONDS = 15.0
 DEFAULT_PROJECT_ID = "demo-blackbox"
+# Every gateway the suite starts accepts this admin token (unless a test configures `adminTokens` itself):
+# outside emulator mode `Bearer owner` is not an admin credential, so tests use a configured token.
+ADMIN_TOKEN = "blackbox-admin-token-0123456789"
 
 
 def gateway_binary() -> Path:
@@ -103,9 +106,9 @@ class Gateway:
             "--data-dir", str(self.data_dir),
             "--project-id", self.project_id,
         ]
-        if self.config is not None:
-            self.config_path.write_text(json.dumps(self.config))
-            args += ["--config", str(self.config_path)]
+        config = {"adminTokens": [ADMIN_TOKEN], **(self.config or {})}
+        self.config_path.write_text(json.dumps(config))
+        args += ["--config", str(self.config_path)]
         if self.database_url is not None:
             args += ["--database-url", self.database_url]
         with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:

@@ -26,7 +26,7 @@ _serial = itertools.count(1)
 
 @pytest.fixture
 def emu(make_gateway):
-    """A fresh gateway in emulator mode (fake IdP credentials accepted, `Bearer owner` is admin)."""
+    """A fresh gateway in emulator mode (fake IdP credentials accepted, `Bearer owner` is admin from anywhere)."""
     return make_gateway(config={"emulator": True})
 
 

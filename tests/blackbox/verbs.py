@@ -15,7 +15,7 @@ import time
 
 import requests
 
-from harness import Gateway
+from harness import ADMIN_TOKEN, Gateway
 
 API_KEY = "blackbox-key"
 IDENTITY = "/identitytoolkit.googleapis.com/v1"
@@ -106,11 +106,11 @@ def refresh(gw: Gateway, refresh_token: str, *, form: bool = False) -> dict:
 
 # ---------------------------------------------------------------- admin verbs
 
-def admin_headers(token: str = "owner") -> dict:
+def admin_headers(token: str = ADMIN_TOKEN) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def admin_post(gw: Gateway, operation: str, body: dict, *, project: str | None = None, token: str = "owner"):
+def admin_post(gw: Gateway, operation: str, body: dict, *, project: str | None = None, token: str = ADMIN_TOKEN):
     path = f"{IDENTITY}/projects/{project or gw.project_id}/{operation}"
     return post_json(gw, path, body, key=None, headers=admin_headers(token))
 

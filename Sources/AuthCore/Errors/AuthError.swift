@@ -84,6 +84,16 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case passwordLoginDisabled = "PASSWORD_LOGIN_DISABLED"
         case missingIdentifier = "MISSING_IDENTIFIER"
         case invalidIdentifier = "INVALID_IDENTIFIER"
+        // Custom tokens
+        case missingCustomToken = "MISSING_CUSTOM_TOKEN"
+        case invalidCustomToken = "INVALID_CUSTOM_TOKEN"
+        case credentialMismatch = "CREDENTIAL_MISMATCH"
+        case tenantIdMismatch = "TENANT_ID_MISMATCH"
+        // Admin API
+        case localIdListExceedsLimit = "LOCAL_ID_LIST_EXCEEDS_LIMIT"
+        case invalidDuration = "INVALID_DURATION"
+        case missingProviderId = "MISSING_PROVIDER_ID"
+        case missingRawId = "MISSING_RAW_ID"
     }
 }
 

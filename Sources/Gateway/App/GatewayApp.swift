@@ -60,7 +60,9 @@ public final class GatewayApp: Sendable {
             linking: LinkingService(store: store, sealer: sealer, time: time),
             pendingCredentials: PendingCredentials(store: store, sealer: sealer, time: time, projectId: configuration.projectId,
                                                    logger: logger),
-            emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil, email: email)
+            emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil, email: email,
+            serviceAccounts: ServiceAccountRegistry(store: store),
+            accessTokens: AdminAccessTokens(sealer: sealer, projectId: configuration.projectId))
         return GatewayApp(services: services, keys: keys)
     }
 
@@ -72,7 +74,7 @@ public final class GatewayApp: Sendable {
             services: services,
             routes: Routes.table(projectId: configuration.projectId, issuerPath: GatewayApp.issuerPath(configuration),
                                  emulator: configuration.emulator),
-            callers: CallerAuthenticator(configuration: configuration),
+            callers: CallerAuthenticator(configuration: configuration, accessTokens: services.accessTokens),
             addresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies.compactMap(NetworkRange.init)))
         var http = HTTPServerConfiguration()
         http.host = configuration.host

@@ -17,60 +17,88 @@ enum Caller: Sendable, Equatable {
     func actsAsAdmin(_ body: RequestBody) -> Bool { isAdmin && !body.has("idToken") }
 }
 
-/// Decides the caller from the request's `Authorization` header and API key.
+/// What the request's credentials say before anything is looked up: a settled caller, or a service account's
+/// access token whose account must still be registered (checked by the responder against the store).
+enum PresentedCredential: Sendable, Equatable {
+    case caller(Caller)
+    case serviceAccount(clientEmail: String)
+}
+
+/// Decides the caller from the request's `Authorization` header and API key. The admin credentials, in order:
 ///
-/// `Bearer owner` is what firebase-admin sends to an emulator; we honour it only from trusted networks
-/// (loopback by default) or in emulator mode, because anywhere else it would be a password everyone knows.
-/// Configured admin tokens are compared in constant time.
+/// - `Bearer owner`, what firebase-admin sends to an emulator: admin in `--emulator` mode only, or outside it
+///   when it comes *directly* from one of `trustedAdminNetworks` (empty by default). Anywhere else it would be
+///   a password everyone knows: any local process, or a server-side request forgery on the host, would be admin.
+/// - a configured admin token (`adminTokens`), compared in constant time;
+/// - a service account's access token from the JWT-bearer grant (`AdminAccessTokens`).
+///
+/// Any other bearer value is 401 in Google's shape, never a fallback to the API key.
 struct CallerAuthenticator: Sendable {
     let apiKeys: [String]
     let adminTokens: [[UInt8]]
     let ownerNetworks: [NetworkRange]
     let proxies: [NetworkRange]
     let emulator: Bool
+    let accessTokens: AdminAccessTokens
 
-    init(configuration: GatewayConfiguration) {
+    init(configuration: GatewayConfiguration, accessTokens: AdminAccessTokens) {
         apiKeys = configuration.apiKeys
         // Compared as SHA-256 digests: equal lengths, so the comparison reveals neither content nor length.
         adminTokens = configuration.adminTokens.map { SHA256.hash($0) }
         ownerNetworks = configuration.trustedAdminNetworks.compactMap(NetworkRange.init)
         proxies = configuration.trustedProxies.compactMap(NetworkRange.init)
         emulator = configuration.emulator
+        self.accessTokens = accessTokens
     }
 
     /// - Parameter peer: the socket peer (never a forwarded address: a proxy must not make callers admin).
-    func authenticate(_ request: HTTPRequest, peer: String) throws(WireError) -> Caller {
+    func authenticate(_ request: HTTPRequest, peer: String, now: Int64) throws(WireError) -> PresentedCredential {
         if let authorization = request.headers["authorization"] {
             let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
             if parts.count == 2, parts[0].lowercased() == "bearer" {
-                let token = parts[1].trimmingCharacters(in: .whitespaces)
-                if token.lowercased() == "owner" {
-                    guard emulator || isDirectlyFromOwnerNetwork(request, peer: peer) else { throw .invalidCredentials }
-                    return .admin
-                }
-                let presented = SHA256.hash(token)
-                // Check every configured token so timing does not reveal which one nearly matched.
-                let matches = adminTokens.reduce(false) { $0 || constantTimeEquals($1, presented) }
-                guard matches else { throw .invalidCredentials }
-                return .admin
+                return try bearer(parts[1].trimmingCharacters(in: .whitespaces), request, peer: peer, now: now)
             }
             // Non-bearer schemes (e.g. Basic) are ignored, as Google does.
         }
-        guard let key = apiKey(of: request), !key.isEmpty else { return .anonymous }
+        guard let key = apiKey(of: request), !key.isEmpty else { return .caller(.anonymous) }
         guard apiKeys.isEmpty || apiKeys.contains(key) else { throw .invalidAPIKey }
-        return .apiKey(key)
+        return .caller(.apiKey(key))
     }
 
-    /// `Bearer owner` counts only from a trusted network *directly*: behind a reverse proxy on loopback every
-    /// request's peer is the proxy, so a proxied request (a proxy peer, or any forwarding header) never is.
-    private func isDirectlyFromOwnerNetwork(_ request: HTTPRequest, peer: String) -> Bool {
-        let proxied = proxies.contains { $0.contains(peer) }
-            || request.headers["x-forwarded-for"] != nil || request.headers["forwarded"] != nil
-        return !proxied && ownerNetworks.contains { $0.contains(peer) }
+    private func bearer(_ token: String, _ request: HTTPRequest, peer: String, now: Int64) throws(WireError) -> PresentedCredential {
+        if token.lowercased() == "owner" {
+            guard OwnerCredentialRule.accepts(emulator: emulator, peer: peer, ownerNetworks: ownerNetworks,
+                                              proxies: proxies, forwarded: isForwarded(request))
+            else { throw .invalidCredentials }
+            return .caller(.admin)
+        }
+        let presented = SHA256.hash(token)
+        // Check every configured token so timing does not reveal which one nearly matched.
+        if adminTokens.reduce(false, { $0 || constantTimeEquals($1, presented) }) { return .caller(.admin) }
+        if let clientEmail = accessTokens.clientEmail(of: token, now: now) { return .serviceAccount(clientEmail: clientEmail) }
+        throw .invalidCredentials
+    }
+
+    private func isForwarded(_ request: HTTPRequest) -> Bool {
+        request.headers["x-forwarded-for"] != nil || request.headers["forwarded"] != nil
     }
 
     private func apiKey(of request: HTTPRequest) -> String? {
         if let header = request.headers["x-goog-api-key"] { return header }
         return FormURLEncoding.value(named: "key", in: request.query)
+    }
+}
+
+/// When `Bearer owner` is admin: a pure decision, so its cases are tested one by one.
+enum OwnerCredentialRule {
+    /// In emulator mode, from anywhere (it is the Firebase Auth Emulator's credential). Otherwise only from a
+    /// listed network *directly*: behind a reverse proxy on loopback every request's peer is the proxy, so a
+    /// proxied request (a proxy peer, or any forwarding header) never is; and with no networks listed (the
+    /// default) never.
+    static func accepts(emulator: Bool, peer: String, ownerNetworks: [NetworkRange], proxies: [NetworkRange],
+                        forwarded: Bool) -> Bool {
+        if emulator { return true }
+        let proxied = forwarded || proxies.contains { $0.contains(peer) }
+        return !proxied && ownerNetworks.contains { $0.contains(peer) }
     }
 }

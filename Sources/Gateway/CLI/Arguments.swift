@@ -2,7 +2,7 @@
 struct Arguments: Equatable {
     static let booleanFlags: Set = ["emulator", "allow-non-loopback", "help"]
     static let valueFlags: Set = ["host", "port", "data-dir", "project-id", "config", "database-url", "master-key-file",
-                                  "from", "to"]
+                                  "from", "to", "key-file", "gateway-url", "certificate", "key-id"]
 
     var positional: [String] = []
     var flags: [String: String] = [:]

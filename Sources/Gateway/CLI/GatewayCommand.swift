@@ -4,7 +4,7 @@ import HTTP
 import Storage
 import StorageSQLite
 
-/// The `gateway` command: `serve`, `keys rotate`, `keys list`, `backup FILE`, `migrate-storage`.
+/// The `gateway` command: `serve`, `keys rotate`, `keys list`, `service-accounts …`, `backup FILE`, `migrate-storage`.
 public enum GatewayCommand {
 
     /// Runs the command and returns the process exit code.
@@ -32,6 +32,9 @@ public enum GatewayCommand {
                                                     logger: Logger(minimumLevel: configuration.logLevel))
                 if configuration.emulator {
                     logger.warning("EMULATOR MODE: unsigned test credentials are accepted and Bearer owner is admin from anywhere; never use with real users")
+                } else if !configuration.trustedAdminNetworks.isEmpty {
+                    logger.warning("Bearer owner is admin for requests coming directly from trustedAdminNetworks: every process there is an administrator; prefer service accounts or adminTokens",
+                                   [("networks", .string(configuration.trustedAdminNetworks.joined(separator: ",")))])
                 }
                 try await app.run()
                 return 0
@@ -41,6 +44,9 @@ public enum GatewayCommand {
                 return 0
             case ["keys", "list"]:
                 print(try await KeyCommands.list(configuration))
+                return 0
+            case let words where words.first == "service-accounts":
+                print(try await ServiceAccountCommands.run(words, flags: arguments.flags, configuration: configuration))
                 return 0
             case ["migrate-storage"]:
                 print(try await MigrateStorageCommand.run(flags: arguments.flags))

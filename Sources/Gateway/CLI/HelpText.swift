@@ -6,6 +6,7 @@ enum HelpText {
         case "keys": return keys
         case "backup": return backup
         case "migrate-storage": return migrateStorage
+        case "service-accounts": return serviceAccounts
         default: return general
         }
     }
@@ -17,6 +18,11 @@ enum HelpText {
       gateway serve [options]        run the gateway (default 127.0.0.1:9099, data in ./gatehouse-data)
       gateway keys rotate [options]  add a new token-signing key (published now, signs after the key-cache max-age)
       gateway keys list [options]    show signing keys and which one signs
+      gateway service-accounts create NAME --key-file FILE [--gateway-url URL]
+                                     make a service account for firebase-admin; writes its JSON key file
+      gateway service-accounts register EMAIL --certificate FILE [--key-id ID]
+                                     trust an existing Google service account's key (custom tokens, admin API)
+      gateway service-accounts list | delete EMAIL [--key-id ID]
       gateway backup FILE [options]  write a consistent copy of the SQLite database while the gateway runs
       gateway migrate-storage --from SOURCE --to TARGET
                                      copy every record into an empty database (SQLite <-> PostgreSQL)
@@ -53,6 +59,21 @@ enum HelpText {
       fetched from any instance, never meet an unknown kid.
       Older keys stay published until the last token they signed has expired. Safe while gateways run.
     gateway keys list [--data-dir DIR]
+    """
+
+    static let serviceAccounts = """
+    gateway service-accounts create NAME --key-file FILE [--gateway-url URL] [--data-dir DIR | --database-url URL]
+      Creates NAME@<projectId>.iam.gserviceaccount.com with a new RSA key and writes the key file (Google's
+      service-account JSON, mode 0600; the gateway keeps only the certificate). Its token_uri is
+      URL/oauth2.googleapis.com/token, URL being --gateway-url, else publicUrl, else http://host:port: backends
+      using the file (firebase-admin's credentials.Certificate, google-auth) obtain admin access tokens there.
+    gateway service-accounts register EMAIL --certificate FILE [--key-id ID]
+      Trusts an existing service account (e.g. one from Google) by its public key: FILE is a PEM certificate or
+      public key (give --key-id, the key file's private_key_id) or Google's JSON map {key id: certificate} from
+      https://www.googleapis.com/service_accounts/v1/metadata/x509/EMAIL. Registering again adds keys.
+    gateway service-accounts list
+    gateway service-accounts delete EMAIL [--key-id ID]
+      Removes the account (or one key). Its access tokens and custom tokens are refused from the next request on.
     """
 
     static let migrateStorage = """

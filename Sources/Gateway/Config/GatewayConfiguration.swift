@@ -21,8 +21,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var apiKeys: [String] = []
     /// Bearer tokens accepted as admin credentials from anywhere.
     public var adminTokens: [String] = []
-    /// Networks from which `Authorization: Bearer owner` (what firebase-admin sends to an emulator) is admin.
-    public var trustedAdminNetworks = ["127.0.0.0/8", "::1/128"]
+    /// Networks from which `Authorization: Bearer owner` (what firebase-admin sends to an emulator) is admin
+    /// outside emulator mode. Empty by default: the credential is public knowledge, so accepting it is an
+    /// explicit choice for listed networks (see `OwnerCredentialRule`).
+    public var trustedAdminNetworks: [String] = []
     /// Peers whose `X-Forwarded-For` header is believed for the client IP.
     public var trustedProxies: [String] = []
     public var idTokenLifetimeSeconds: Int64 = 3600

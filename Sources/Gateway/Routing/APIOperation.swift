@@ -14,6 +14,7 @@ enum APIOperation: String, CaseIterable, Sendable {
     case resetPassword = "identitytoolkit.accounts.resetPassword"
     case signInWithEmailLink = "identitytoolkit.accounts.signInWithEmailLink"
     case createAuthUri = "identitytoolkit.accounts.createAuthUri"
+    case signInWithCustomToken = "identitytoolkit.accounts.signInWithCustomToken"
     // Identity Toolkit v2, end-user
     case revokeToken = "identitytoolkit.accounts.revokeToken"
     // Identity Toolkit v1, admin
@@ -21,6 +22,15 @@ enum APIOperation: String, CaseIterable, Sendable {
     case adminDelete = "identitytoolkit.projects.accounts.delete"
     case adminUpdate = "identitytoolkit.projects.accounts.update"
     case adminSendOobCode = "identitytoolkit.projects.accounts.sendOobCode"
+    case adminCreate = "identitytoolkit.projects.accounts.create"
+    case adminBatchDelete = "identitytoolkit.projects.accounts.batchDelete"
+    case adminBatchGet = "identitytoolkit.projects.accounts.batchGet"
+    case adminQuery = "identitytoolkit.projects.accounts.query"
+    case adminQueryAccounts = "identitytoolkit.projects.queryAccounts"
+    case createSessionCookie = "identitytoolkit.projects.createSessionCookie"
+    case legacyDownloadAccount = "legacy.downloadAccount"
+    // OAuth 2.0 token endpoint: the JWT-bearer grant for service accounts (admin API access tokens)
+    case oauthToken = "oauth2.token"
     // Identity Toolkit v2, admin project config
     case getProjectConfig = "identitytoolkit.projects.getConfig"
     case updateProjectConfig = "identitytoolkit.projects.updateConfig"
@@ -43,6 +53,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     // Published keys and discovery
     case x509Keys = "gatehouse.publicKeys.x509"
     case jwks = "gatehouse.publicKeys.jwks"
+    case sessionCookieX509Keys = "gatehouse.publicKeys.sessionCookieX509"
+    case sessionCookieJWKS = "identitytoolkit.getSessionCookiePublicKeys"
     case openIDConfiguration = "gatehouse.openidConfiguration"
     case issuerOpenIDConfiguration = "gatehouse.issuerOpenidConfiguration"
     // Federated sign-in plumbing: the redirect flow's return URL, providers' own endpoints (server-to-server

@@ -14,10 +14,15 @@ enum Routes {
         ("signInWithPassword", "verifyPassword", .signInWithPassword),
         ("sendOobCode", "getOobConfirmationCode", .sendOobCode), ("resetPassword", "resetPassword", .resetPassword),
         ("signInWithEmailLink", "emailLinkSignin", .signInWithEmailLink), ("createAuthUri", "createAuthUri", .createAuthUri),
+        ("signInWithCustomToken", "verifyCustomToken", .signInWithCustomToken),
     ]
 
-    /// Legacy v3 names and the operation each one is.
+    /// Legacy v3 names and the operation each one is (the admin export `downloadAccount` has its own operation,
+    /// since the v1 listing it stands for is a `GET` with a query).
     static var legacyNames: [(String, APIOperation)] { accountMethods.map { ($0.legacy, $0.operation) } }
+
+    /// Where firebase-admin fetches the keys of session cookies.
+    static let sessionCookieX509Path = "\(legacyV3)/publicKeys"
 
     static func table(projectId: String, issuerPath: String?, emulator: Bool) -> RouteTable {
         var table = RouteTable()
@@ -29,6 +34,15 @@ enum Routes {
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:delete", .adminDelete, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:update", .adminUpdate, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:sendOobCode", .adminSendOobCode, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts", .adminCreate, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:batchDelete", .adminBatchDelete, .admin)
+        table.add("GET", "\(identityToolkitV1)/projects/{projectId}/accounts:batchGet", .adminBatchGet, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:query", .adminQuery, .admin)
+        // `{p}:method` is one path segment: one gateway serves one project, so the project is part of the literal.
+        table.add("POST", "\(identityToolkitV1)/projects/\(projectId):queryAccounts", .adminQueryAccounts, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/\(projectId):createSessionCookie", .createSessionCookie, .admin)
+        table.add("POST", "\(legacyV3)/downloadAccount", .legacyDownloadAccount, .admin)
+        table.add("POST", JWTBearerGrant.path, .oauthToken, .open)
         table.add("GET", "/__/auth/action", .actionPage, .open)
         table.add("POST", "/__/auth/action", .actionPageSubmit, .open)
         table.add("GET", "/identitytoolkit.googleapis.com/v2/projects/{projectId}/config", .getProjectConfig, .admin)
@@ -55,6 +69,8 @@ enum Routes {
         table.add("POST", "/securetoken.googleapis.com/v1/token", .token, .apiKey)
         table.add("GET", x509Path, .x509Keys, .open)
         table.add("GET", jwksPath, .jwks, .open)
+        table.add("GET", sessionCookieX509Path, .sessionCookieX509Keys, .open)
+        table.add("GET", "\(identityToolkitV1)/sessionCookiePublicKeys", .sessionCookieJWKS, .open)
         table.add("GET", "/securetoken.google.com/{projectId}/.well-known/openid-configuration", .openIDConfiguration, .open)
         if let issuerPath {
             table.add("GET", "\(issuerPath)/.well-known/openid-configuration", .issuerOpenIDConfiguration, .open)

@@ -31,7 +31,7 @@ struct GatewayResponder: Sendable {
                     throw WireError.notFound
                 }
                 operation = match.operation
-                let caller = try authorize(request, access: match.access, parameters: match.parameters)
+                let caller = try await authorize(request, access: match.access, parameters: match.parameters)
                 let body = try decodeBody(request, operation: match.operation)
                 let context = OperationContext(
                     request: request, body: body, caller: caller, parameters: match.parameters,
@@ -59,9 +59,17 @@ struct GatewayResponder: Sendable {
         return response
     }
 
-    private func authorize(_ request: HTTPRequest, access: Access, parameters: [String: String]) throws -> Caller {
+    private func authorize(_ request: HTTPRequest, access: Access, parameters: [String: String]) async throws -> Caller {
         if access == .open { return .anonymous }
-        let caller = try callers.authenticate(request, peer: request.remoteAddress)
+        let caller: Caller
+        switch try callers.authenticate(request, peer: request.remoteAddress, now: services.time.nowSeconds) {
+        case .caller(let settled):
+            caller = settled
+        case .serviceAccount(let clientEmail):
+            // The token is genuine and unexpired; the account must still be registered (removal is immediate).
+            guard try await services.serviceAccounts.account(clientEmail) != nil else { throw WireError.invalidCredentials }
+            caller = .admin
+        }
         switch (access, caller) {
         case (.apiKey, .anonymous): throw WireError.missingAPIKey
         case (.admin, .anonymous): throw WireError.missingCredentials
@@ -83,7 +91,7 @@ struct GatewayResponder: Sendable {
         // Providers verify their callbacks over the exact bytes (OperationContext.request.body); nothing is parsed.
         if operation == .providerEvents || operation == .appleNotifications { return .empty }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        if (operation == .token || operation == .authHandler || operation == .actionPageSubmit)
+        if (operation == .token || operation == .oauthToken || operation == .authHandler || operation == .actionPageSubmit)
             && contentType.hasPrefix("application/x-www-form-urlencoded") {
             return try RequestBody.form(request.body)
         }
@@ -116,6 +124,9 @@ struct GatewayResponder: Sendable {
             let (status, body) = ErrorEnvelope.render(refusal.error)
             return (status, body, refusal.error.code.rawValue)
         case let error as AuthError:
+            let (status, body) = ErrorEnvelope.render(error)
+            return (status, body, error.code.rawValue)
+        case let error as OAuthError:
             let (status, body) = ErrorEnvelope.render(error)
             return (status, body, error.code.rawValue)
         case let error as WireError:

@@ -25,6 +25,10 @@ struct GatewayServices: Sendable {
     let emulatorVerifier: EmulatorIdpVerifier?
     /// Email/password accounts, OOB codes and action mail.
     let email: EmailServices
+    /// Service accounts trusted for the admin API (JWT-bearer grant) and for signing custom tokens.
+    let serviceAccounts: ServiceAccountRegistry
+    /// The access tokens the JWT-bearer grant issues to service accounts.
+    let accessTokens: AdminAccessTokens
     /// Durable delivery of messages through the code-sender plugins.
     var outbox: MessageOutbox { email.outbox }
 }

@@ -3,12 +3,19 @@
 enum OperationTable {
     static func handler(for operation: APIOperation) -> OperationHandler {
         switch operation {
-        case .signUp: return SignUpHandler.handle
+        case .signUp, .adminCreate: return SignUpHandler.handle
         case .lookup: return AccountHandlers.lookup
         case .update, .adminUpdate: return UpdateHandler.handle
         case .delete: return AccountHandlers.delete
         case .adminLookup: return AccountHandlers.adminLookup
         case .adminDelete: return AccountHandlers.adminDelete
+        case .adminBatchDelete: return BatchDelete.handle
+        case .adminBatchGet: return BatchGet.handle
+        case .legacyDownloadAccount: return BatchGet.legacyDownload
+        case .adminQuery, .adminQueryAccounts: return QueryAccounts.handle
+        case .createSessionCookie: return SessionCookies.handle
+        case .signInWithCustomToken: return CustomTokenSignIn.handle
+        case .oauthToken: return JWTBearerGrant.handle
         case .signInWithIdp: return SignInWithIdpHandler.handle
         case .signInWithPassword: return SignInWithPasswordHandler.handle
         case .sendOobCode, .adminSendOobCode: return SendOobCode.handle
@@ -31,8 +38,8 @@ enum OperationTable {
         case .updateProjectConfig, .emulatorUpdateConfig: return ProjectConfigHandlers.update
         case .emulatorDeleteAccounts: return ProjectConfigHandlers.deleteAllAccounts
         case .token: return TokenHandler.handle
-        case .x509Keys: return PublicKeyHandlers.x509
-        case .jwks: return PublicKeyHandlers.jwks
+        case .x509Keys, .sessionCookieX509Keys: return PublicKeyHandlers.x509
+        case .jwks, .sessionCookieJWKS: return PublicKeyHandlers.jwks
         case .openIDConfiguration, .issuerOpenIDConfiguration: return PublicKeyHandlers.openIDConfiguration
         case .status: return StatusHandlers.status
         case .healthz: return StatusHandlers.healthz

@@ -56,8 +56,9 @@ struct SessionService: Sendable {
     /// The session for a refresh token the caller already stored (in the transaction that created the user or
     /// made the change), with a fresh ID token.
     func issued(refreshToken: String, for user: UserRecord, identities: [ProviderIdentity],
-                signInProvider: String) throws -> Issued {
-        let idToken = try idToken(for: user, identities: identities, signInProvider: signInProvider, extraClaims: nil)
+                signInProvider: String, extraClaims: String? = nil) throws -> Issued {
+        let idToken = try idToken(for: user, identities: identities, signInProvider: signInProvider,
+                                  extraClaims: extraClaims)
         return Issued(idToken: idToken, refreshToken: refreshToken, expiresIn: lifetime)
     }
 

@@ -30,5 +30,6 @@ enum SealingPurposes {
     static let providerSecrets = "gatehouse.provider-secrets.v1"
     static let outboxMessage = "gatehouse.outbox.mail.v1"
 
-    static let all = [pendingCredential, providerSecrets, outboxMessage, SigningKeys.sealingPurpose]
+    static let all = [pendingCredential, providerSecrets, outboxMessage, SigningKeys.sealingPurpose,
+                      AdminAccessTokens.sealingPurpose]
 }

@@ -35,9 +35,16 @@ enum ErrorEnvelope {
         case .invalidPayload(let detail, let reason):
             return (400, envelope(code: 400, message: "Invalid JSON payload received. \(detail)", reason: reason,
                                   status: "INVALID_ARGUMENT"))
+        case .invalidParameter(let message):
+            return (400, envelope(code: 400, message: message, reason: "invalid", status: "INVALID_ARGUMENT"))
         case .notFound:
             return (404, envelope(code: 404, message: "Not Found", reason: "notFound", status: "NOT_FOUND"))
         }
+    }
+
+    /// OAuth's token-endpoint shape (RFC 6749 §5.2; always 400 here: every refusal is about the request's grant).
+    static func render(_ error: OAuthError) -> (status: Int, body: JSONObject) {
+        (400, ["error": .string(error.code.rawValue), "error_description": .string(error.description)])
     }
 
     /// For statuses the gateway decides outside Firebase's codes (503 while the store is unavailable, 500), still

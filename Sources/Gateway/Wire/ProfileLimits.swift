@@ -19,13 +19,6 @@ enum ProfileLimits {
         return value
     }
 
-    /// A phone number in E.164: `+`, then 2 to 15 digits, the first not 0.
-    static func isE164(_ value: String) -> Bool {
-        let digits = value.utf8.dropFirst()
-        return value.utf8.first == UInt8(ascii: "+") && (2...15).contains(digits.count)
-            && digits.first != UInt8(ascii: "0") && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-    }
-
     /// A value a client sent: too long is a 400 naming the field.
     static func check(_ value: String, field: String, limit: Int) throws(WireError) -> String {
         guard value.count <= limit else {

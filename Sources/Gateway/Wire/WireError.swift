@@ -13,6 +13,8 @@ enum WireError: Error, Equatable, Sendable {
     case missingCredentials
     /// 400 INVALID_ARGUMENT: the body is not valid JSON / not an object / a field has the wrong type.
     case invalidPayload(String, reason: String)
+    /// 400 INVALID_ARGUMENT: a query parameter of the wrong type (Google names the parameter in the message).
+    case invalidParameter(String)
     /// 404, also for a known path with a method it does not serve (as Google answers).
     case notFound
 }
@@ -25,7 +27,7 @@ extension WireError {
         case .invalidAPIKey: return "INVALID_API_KEY"
         case .invalidCredentials: return "INVALID_CREDENTIALS"
         case .missingCredentials: return "MISSING_CREDENTIALS"
-        case .invalidPayload: return "INVALID_ARGUMENT"
+        case .invalidPayload, .invalidParameter: return "INVALID_ARGUMENT"
         case .notFound: return "NOT_FOUND"
         }
     }

@@ -69,6 +69,12 @@ struct MemoryState: Sendable {
         return ids.sorted { $0.precedesInByteOrder($1) }.prefix(limit).compactMap { users[$0] }
     }
 
+    func usersDescending(beforeLocalId: String?, limit: Int) -> [UserRecord] {
+        guard limit > 0 else { return [] }
+        let ids = users.keys.filter { id in beforeLocalId.map { id.precedesInByteOrder($0) } ?? true }
+        return ids.sorted { $1.precedesInByteOrder($0) }.prefix(limit).compactMap { users[$0] }
+    }
+
     func abandonedAnonymousUsers(createdBefore ms: Int64, limit: Int) -> [String] {
         guard limit > 0 else { return [] }
         let abandoned = users.values.filter { user in

@@ -31,6 +31,10 @@ final class MemoryTransaction: StoreTransaction {
         state.users(afterLocalId: afterLocalId, limit: limit)
     }
 
+    func usersDescending(beforeLocalId: String?, limit: Int) throws -> [UserRecord] {
+        state.usersDescending(beforeLocalId: beforeLocalId, limit: limit)
+    }
+
     func abandonedAnonymousUsers(createdBefore ms: Int64, limit: Int) throws -> [String] {
         state.abandonedAnonymousUsers(createdBefore: ms, limit: limit)
     }

@@ -163,6 +163,23 @@ struct UserConformanceTests {
         }
     }
 
+    @Test("descending paging lists users in descending byte order of localId", arguments: StoreFactory.all)
+    func descendingPaging(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            var generator = SeededGenerator(seed: 7)
+            let shuffled = ["B", "a", "a1", "b", "Z9", "c", "ab"].shuffled(using: &generator)
+            try await store.write { tx in
+                for id in shuffled { try tx.insertUser(Fixture.user(id)) }
+            }
+            let pages = try await store.read { tx in
+                [try tx.usersDescending(beforeLocalId: nil, limit: 3), try tx.usersDescending(beforeLocalId: "ab", limit: 3),
+                 try tx.usersDescending(beforeLocalId: "a", limit: 10), try tx.usersDescending(beforeLocalId: "B", limit: 3),
+                 try tx.usersDescending(beforeLocalId: nil, limit: 0)].map { $0.map(\.localId) }
+            }
+            #expect(pages == [["c", "b", "ab"], ["a1", "a", "Z9"], ["Z9", "B"], [], []])
+        }
+    }
+
     @Test("counting users follows inserts and deletes", arguments: StoreFactory.all)
     func counting(factory: StoreFactory) async throws {
         try await withStore(factory) { store in

@@ -4,39 +4,33 @@ import Storage
 import WireFormats
 
 /// An anonymous account: admitted by the anonymous provider (switch and per-client limit), created together with
-/// its first session in one transaction. An admin creates it without signing anyone in (as Firebase).
+/// its first session in one transaction. (An admin's empty account is `AdminAccountCreation`.)
 enum AnonymousSignUp {
-    static func run(requestedLocalId: String?, byAdmin: Bool, _ services: GatewayServices,
-                    _ context: OperationContext) async throws -> JSONObject {
-        if !byAdmin {
-            guard let anonymous = services.providers.provider(.anonymous, as: (any CredentialFreeSignUp).self) else {
-                throw AuthError(.adminOnlyOperation)
-            }
-            try anonymous.admitSignUp(context.requestContext)
+    static func run(_ services: GatewayServices, _ context: OperationContext) async throws -> JSONObject {
+        guard let anonymous = services.providers.provider(.anonymous, as: (any CredentialFreeSignUp).self) else {
+            throw AuthError(.adminOnlyOperation)
         }
+        try anonymous.admitSignUp(context.requestContext)
         let now = services.time.nowMilliseconds
         // A generated id colliding is astronomically unlikely, but the store is the arbiter: up to three tries.
         for _ in 0..<3 {
-            let localId = requestedLocalId ?? UserIDs.generate()
-            let user = UserRecord(localId: localId, validSince: now / 1000, createdAt: now,
-                                  lastLoginAt: byAdmin ? nil : now, lastRefreshAt: byAdmin ? nil : now)
+            let localId = UserIDs.generate()
+            let user = UserRecord(localId: localId, validSince: now / 1000, createdAt: now, lastLoginAt: now,
+                                  lastRefreshAt: now)
             let (refreshToken, record) = try services.sessions.newRefreshToken(
                 localId: localId, signInProvider: ProviderID.anonymous.rawValue)
             do {
                 try await services.store.write { tx in
                     try tx.insertUser(user)
-                    if !byAdmin { try tx.insertRefreshToken(record) }
+                    try tx.insertRefreshToken(record)
                 }
             } catch StoreError.uniqueViolation(.localId) {
-                if requestedLocalId != nil { throw AuthError(.duplicateLocalId) }
                 continue
             }
             var response: JSONObject = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(localId)]
-            if !byAdmin {
-                SessionFields.add(try services.sessions.issued(refreshToken: refreshToken, for: user, identities: [],
-                                                               signInProvider: ProviderID.anonymous.rawValue),
-                                  to: &response)
-            }
+            SessionFields.add(try services.sessions.issued(refreshToken: refreshToken, for: user, identities: [],
+                                                           signInProvider: ProviderID.anonymous.rawValue),
+                              to: &response)
             return response
         }
         throw StoreError.unavailable("could not allocate a user id")

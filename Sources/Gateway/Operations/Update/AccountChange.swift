@@ -18,6 +18,8 @@ struct AccountChange: Sendable {
     var customAttributes: String?
     var validSince: Int64?
     var revokesTokens = false
+    /// An admin's `linkProviderUserInfo`: a federated identity to attach as given (`AdminProviderLink`).
+    var linkProvider: AdminProviderLink?
 
     init(body: RequestBody, admin: Bool) throws {
         displayName = try Self.nullable(body, "displayName")
@@ -41,7 +43,7 @@ struct AccountChange: Sendable {
             }
         }
         if !admin {
-            if body.has("customAttributes") { throw AuthError(.insufficientPermission) }
+            if body.has("customAttributes") || body.has("linkProviderUserInfo") { throw AuthError(.insufficientPermission) }
             if body.has("disableUser") { throw AuthError(.operationNotAllowed) }
             if body.has("phoneNumber") || body.has("emailVerified") { throw AuthError(.insufficientPermission) }
             // Any validSince from the user revokes their older tokens (server time, as Firebase).
@@ -51,14 +53,18 @@ struct AccountChange: Sendable {
         disabled = try body.bool("disableUser") ?? body.bool("disabled")
         emailVerified = try body.bool("emailVerified")
         if let phone = try body.string("phoneNumber") {
-            guard ProfileLimits.isE164(phone) else { throw AuthError(.invalidPhoneNumber, "Invalid format.") }
-            phoneNumber = .set(phone)
+            phoneNumber = .set(try PhoneNumbers.require(phone))
         }
         if let claims = try body.string("customAttributes") {
             customAttributes = try CustomClaims.validate(claims)
         }
-        // Admins (firebase-admin's revoke_refresh_tokens) send the instant to store, in seconds.
+        // Admins (firebase-admin's revoke_refresh_tokens) send the instant to store, in seconds; no instant
+        // before the epoch (every reader of `validSince`, firebase-admin's included, expects one after it).
         validSince = try body.int64("validSince")
+        if let validSince, validSince < 0 {
+            throw WireError.invalidPayload("Invalid value at 'valid_since' (TYPE_INT64), \(validSince)", reason: "invalid")
+        }
+        linkProvider = try body.objects("linkProviderUserInfo")?.first.map { try AdminProviderLink(RequestBody(object: $0)) }
     }
 
     /// How this change ends sessions, in the order they apply (the last `validSince` written wins).

@@ -67,6 +67,7 @@ enum AccountUpdate {
             for provider in change.deleteProviders {
                 _ = try tx.deleteIdentity(localId: localId, providerId: provider)
             }
+            try change.linkProvider?.apply(to: localId, nowMilliseconds: now, tx)
             change.apply(to: &user)
             credentials.applyPassword(to: &user, nowMilliseconds: now)
             for revocation in revocations {
