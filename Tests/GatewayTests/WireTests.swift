@@ -270,7 +270,7 @@ struct InputBoundsTests {
     func bounds() async throws {
         let gw = try await TestGateway.make()
         let adminSignUp = { (body: JSONValue) in
-            await gw.post("\(TestGateway.v1)/accounts:signUp", body, key: nil, headers: [("Authorization", "Bearer owner")])
+            await gw.post("\(TestGateway.v1)/accounts:signUp", body, key: nil, headers: TestGateway.adminHeaders)
         }
         let long = await adminSignUp(["localId": .string(String(repeating: "L", count: 129))])
         #expect(long.status == 400)

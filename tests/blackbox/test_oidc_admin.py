@@ -1,5 +1,5 @@
 """OpenID Connect provider configurations through the admin API: firebase-admin's `*_oidc_provider_config`
-calls unchanged (emulator variable pointed at the gateway), changes served without a restart, and seen by a
+calls unchanged (through the `gatehouse_admin` adapter with a service account), changes served without a restart, and seen by a
 second gateway on the same database."""
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import firebase_admin
 import pytest
 from firebase_admin import auth
 
+import gatehouse_admin
+from admin_sdk import create_service_account
 from test_oidc import sign_in_raw
 from verbs import admin_headers, assert_business_error, ok_json, send
 
@@ -20,13 +22,17 @@ MASTER_KEY = {"GATEHOUSE_MASTER_KEY": "7a" * 32}
 
 
 @pytest.fixture
-def admin_for(monkeypatch):
-    """`admin_for(gw)`: a firebase-admin app talking to that gateway (the variable is read on first use)."""
+def admin_for(monkeypatch, tmp_path):
+    """`admin_for(gw)`: a firebase-admin app managing that gateway as a production backend does: the
+    `gatehouse_admin` adapter with a service account the CLI created (outside emulator mode `Bearer owner`
+    is not an admin credential)."""
+    monkeypatch.delenv("FIREBASE_AUTH_EMULATOR_HOST", raising=False)
     apps = []
 
     def make(gw):
-        monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", gw.host_port)
-        app = firebase_admin.initialize_app(options={"projectId": gw.project_id}, name=f"oidc-admin-{next(_app_names)}")
+        key_file = tmp_path / f"oidc-admin-{len(apps)}.json"
+        create_service_account(gw, f"oidc-admin-{len(apps)}", key_file)
+        app = gatehouse_admin.initialize_app(gw.base_url, key_file, name=f"oidc-admin-{next(_app_names)}")
         apps.append(app)
         return app
 
