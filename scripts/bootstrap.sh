@@ -11,6 +11,8 @@ system_only=false
 [[ "${1:-}" == "--system-only" ]] && system_only=true
 
 packages=(libssl-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config python3-venv curl wrk sqlite3 postgresql)
+# Only the tests need these: nginx with a throwaway certificate in front of a gateway, systemd-analyze for the unit.
+$system_only || packages+=(nginx openssl systemd)
 
 say() { printf 'bootstrap: %s\n' "$*"; }
 

@@ -30,11 +30,14 @@ final class MessageOutbox: Sendable {
     /// Messages waiting: counted when the loop starts, then kept by enqueues and outcomes. May dip below zero
     /// when this instance sends what another one queued; read it through `queuedCount`.
     let queued = Atomic<Int>(0)
+    let metrics: GatewayMetrics?
     var queuedCount: Int { max(0, queued.load(ordering: .relaxed)) }
     /// Rounds the background loop has made (each looks at the outbox once).
     let rounds = Atomic<Int>(0)
 
-    init(store: any UserStore, sealer: Sealer, time: any TimeSource, logger: Logger, senders: [any CodeSender]) {
+    init(store: any UserStore, sealer: Sealer, time: any TimeSource, logger: Logger, senders: [any CodeSender],
+         metrics: GatewayMetrics? = nil) {
+        self.metrics = metrics
         self.store = store
         self.sealer = sealer
         self.time = time
@@ -117,6 +120,7 @@ final class MessageOutbox: Sendable {
         }
         var delivered = 0
         for (item, outcome) in results {
+            metrics?.outboxAttempted(kind: Self.kind, outcome: outcome)
             let metadata = Self.metadata(item)
             switch outcome {
             case .done:

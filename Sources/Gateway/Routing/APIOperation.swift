@@ -70,6 +70,7 @@ enum APIOperation: String, CaseIterable, Sendable {
     case status = "gatehouse.status"
     case healthz = "gatehouse.healthz"
     case readyz = "gatehouse.readyz"
+    case metrics = "gatehouse.metrics"
 }
 
 /// Who may call an operation.
@@ -80,4 +81,6 @@ enum Access: Sendable {
     case admin
     /// Anyone (public keys, health).
     case open
+    /// Directly from `metricsNetworks`, or with an admin credential from anywhere.
+    case metrics
 }

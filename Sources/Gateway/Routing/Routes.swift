@@ -77,6 +77,7 @@ enum Routes {
         }
         table.add("GET", "/", .status, .open)
         table.add("GET", "/healthz", .healthz, .open)
+        table.add("GET", "/metrics", .metrics, .metrics)
         table.add("GET", "/readyz", .readyz, .open)
         return table
     }

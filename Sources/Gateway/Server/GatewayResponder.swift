@@ -36,7 +36,12 @@ struct GatewayResponder: Sendable {
                 let context = OperationContext(
                     request: request, body: body, caller: caller, parameters: match.parameters,
                     clientAddress: clientAddress, requestId: requestId, receivedAt: services.time.nowMilliseconds)
-                response = render(try await OperationTable.handler(for: match.operation)(services, context))
+                let reply = try await OperationTable.handler(for: match.operation)(services, context)
+                if case .json(let object, 200, _) = reply,
+                   let outcome = SessionOutcome.of(match.operation, request: body, reply: object) {
+                    services.metrics.sessionStarted(outcome)
+                }
+                response = render(reply)
             } catch {
                 let (status, body, code) = renderError(error, requestId: requestId)
                 errorCode = code
@@ -56,11 +61,14 @@ struct GatewayResponder: Sendable {
         if let operation { metadata.append(("operation", .string(operation.rawValue))) }
         if let errorCode { metadata.append(("error.code", .string(errorCode))) }
         services.logger.info("request", metadata)
+        services.metrics.requestAnswered(operation: operation?.rawValue ?? "unmatched", status: response.status,
+                                         seconds: milliseconds / 1000, errorCode: errorCode)
         return response
     }
 
     private func authorize(_ request: HTTPRequest, access: Access, parameters: [String: String]) async throws -> Caller {
         if access == .open { return .anonymous }
+        if access == .metrics, callers.isDirectlyFromMetricsNetwork(request) { return .anonymous }
         let caller: Caller
         switch try callers.authenticate(request, peer: request.remoteAddress, now: services.time.nowSeconds) {
         case .caller(let settled):
@@ -72,7 +80,8 @@ struct GatewayResponder: Sendable {
         }
         switch (access, caller) {
         case (.apiKey, .anonymous): throw WireError.missingAPIKey
-        case (.admin, .anonymous): throw WireError.missingCredentials
+        case (.admin, .anonymous), (.metrics, .anonymous): throw WireError.missingCredentials
+        case (.metrics, .apiKey): throw WireError.invalidCredentials
         case (.admin, .apiKey):
             throw AuthError(.insufficientPermission, "Only authenticated requests can specify target_project_id.")
         default: break
@@ -121,6 +130,7 @@ struct GatewayResponder: Sendable {
         switch error {
         case let refusal as CredentialRefusal:
             ProviderLogLines.logRefusal(refusal, requestId: requestId, to: services.logger)
+            services.metrics.credentialRefused(provider: refusal.provider.rawValue, check: refusal.check.rawValue)
             let (status, body) = ErrorEnvelope.render(refusal.error)
             return (status, body, refusal.error.code.rawValue)
         case let error as AuthError:

@@ -43,6 +43,7 @@ enum OperationTable {
         case .openIDConfiguration, .issuerOpenIDConfiguration: return PublicKeyHandlers.openIDConfiguration
         case .status: return StatusHandlers.status
         case .healthz: return StatusHandlers.healthz
+        case .metrics: return MetricsHandler.scrape
         case .readyz: return StatusHandlers.readyz
         }
     }
