@@ -11,7 +11,7 @@ from phone_stand_ins import wait_for
 from phone_verbs import REPORTS, SEND, SIGN_IN, phone_setup, send_code, send_code_raw, sign_in, sign_in_by_code, sign_in_raw
 from telegram_verbs import fresh_user_id, widget_for
 from telegram_verbs import sign_in as telegram_sign_in
-from verbs import IDENTITY, LEGACY, assert_business_error, lookup, ok_json, post_json, send, sign_up_anonymously
+from verbs import IDENTITY, LEGACY, admin_post, assert_business_error, lookup, ok_json, post_json, send, sign_up_anonymously
 
 
 def log_entries(gw) -> list[dict]:
@@ -218,3 +218,16 @@ def test_codes_and_tokens_never_reach_the_log(make_gateway, tg_gateway):
     sign_in(gw, sessionInfo=session, code=code)
     text = gw.log_text()
     assert session not in text and f'"{code}"' not in text and "AAF-blackbox-gateway-token" not in text
+
+
+def test_accounts_an_admin_made_with_a_number_sign_in_by_phone(make_gateway, tg_gateway):
+    config, env = phone_setup(tg=tg_gateway)
+    gw = make_gateway(config=config, env=env)
+    created = ok_json(admin_post(gw, "accounts", {"phoneNumber": "+15551230022", "displayName": "Made by admin"}))
+    assert_business_error(admin_post(gw, "accounts", {"phoneNumber": "+15551230022"}), "PHONE_NUMBER_EXISTS")
+    found = ok_json(admin_post(gw, "accounts:lookup", {"phoneNumber": ["+15551230022"]}))["users"]
+    assert [u["localId"] for u in found] == [created["localId"]]
+    user = sign_in_by_code(gw, tg_gateway, "+15551230022")
+    assert user["localId"] == created["localId"] and user["isNewUser"] is False
+    ok_json(post_json(gw, IDENTITY + "/accounts:update", {"idToken": user["idToken"], "deleteProvider": ["phone"]}))
+    assert sign_in_by_code(gw, tg_gateway, "+15551230022", after=1)["isNewUser"] is True
