@@ -66,6 +66,8 @@ struct PhoneLinkingTests {
         let code = phone.lastCode(to: "+15550008888") ?? ""
         let unknown = await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(code), "operation": "REAUTH"])
         #expect(unknown.error == "USER_NOT_FOUND")
+        let byNumber = await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(code), "operation": 2])
+        #expect(byNumber.error == "USER_NOT_FOUND")
         #expect(try await gw.store.read { tx in try tx.user(phoneNumber: "+15550008888") } == nil)
         let owner = await gw.phoneSignIn("+15550008888", services: phone)
         let again = await gw.sendCode("+15550008888")["sessionInfo"]?.stringValue ?? ""

@@ -34,7 +34,9 @@ enum SignInWithPhoneNumber {
                 self.proof = .code(sessionInfo: sessionInfo, code: code)
             }
             idToken = try body.string("idToken")
-            reauthentication = try body.string("operation") == "REAUTH"
+            // The `VerifyOp` enum by name or by number (REAUTH = 2), as proto3 JSON allows both.
+            let operation = try body.string("operation")
+            reauthentication = operation == "REAUTH" || operation == "2"
         }
     }
 
