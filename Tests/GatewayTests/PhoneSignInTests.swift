@@ -119,4 +119,30 @@ struct PhoneSignInTests {
         #expect(!stored.payload.contains(session))
         #expect(stored.tokenHash == SHA256.hash(Array(session.utf8)))
     }
+
+    @Test("parallel guesses cannot pass the attempt limit together; parallel right codes sign in once")
+    func parallel() async throws {
+        let phone = FakePhoneServices()
+        let gw = try await TestGateway.withPhone(phone) { $0.setPluginValue("phone.attemptsPerCode", 3) }
+        let session = await gw.sendCode(number)["sessionInfo"]?.stringValue ?? ""
+        await gw.app.services.outbox.deliverDue()
+        let code = try #require(phone.lastCode(to: number))
+        let wrong = code == "000000" ? "000001" : "000000"
+        let guesses = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<12 { group.addTask { await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(wrong)]).error } }
+            return await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(guesses.filter { $0 == "INVALID_CODE" }.count == 3)
+        #expect(guesses.filter { $0 == "TOO_MANY_ATTEMPTS_TRY_LATER" }.count == 9)
+
+        let fresh = await gw.sendCode("+15550002323")["sessionInfo"]?.stringValue ?? ""
+        await gw.app.services.outbox.deliverDue()
+        let right = try #require(phone.lastCode(to: "+15550002323"))
+        let answers = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<3 { group.addTask { await gw.signInWithPhone(["sessionInfo": .string(fresh), "code": .string(right)]).status } }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(answers.filter { $0 == 200 }.count == 1)
+        #expect(try await gw.store.read { tx in try tx.userCount() } == 1)
+    }
 }
