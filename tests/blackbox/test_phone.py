@@ -231,3 +231,23 @@ def test_accounts_an_admin_made_with_a_number_sign_in_by_phone(make_gateway, tg_
     assert user["localId"] == created["localId"] and user["isNewUser"] is False
     ok_json(post_json(gw, IDENTITY + "/accounts:update", {"idToken": user["idToken"], "deleteProvider": ["phone"]}))
     assert sign_in_by_code(gw, tg_gateway, "+15551230022", after=1)["isNewUser"] is True
+
+
+def test_two_instances_on_postgres_share_codes_attempts_and_limits(make_gateway, pg_database, tg_gateway):
+    config, env = phone_setup(tg=tg_gateway, attemptsPerCode=3, sendsPerPhonePerHour=3)
+    env = {**env, "GATEHOUSE_MASTER_KEY": "5e" * 32}
+    a, b = (make_gateway(config=config, env=env, database_url=pg_database) for _ in range(2))
+    session = send_code(a, "+15551230030")
+    code = tg_gateway.code_for("+15551230030")
+    wrong = "000000" if code != "000000" else "111111"
+    assert_business_error(sign_in_raw(a, sessionInfo=session, code=wrong), "INVALID_CODE")
+    assert_business_error(sign_in_raw(b, sessionInfo=session, code=wrong), "INVALID_CODE")
+    assert_business_error(sign_in_raw(a, sessionInfo=session, code=wrong), "INVALID_CODE")
+    assert_business_error(sign_in_raw(b, sessionInfo=session, code=code), "TOO_MANY_ATTEMPTS_TRY_LATER")
+    session = send_code(b, "+15551230030")
+    user = sign_in(a, sessionInfo=session, code=tg_gateway.code_for("+15551230030", after=1))
+    assert_business_error(sign_in_raw(b, sessionInfo=session, code=tg_gateway.code_for("+15551230030", after=1)),
+                          "INVALID_SESSION_INFO")
+    send_code(a, "+15551230030")
+    assert_business_error(send_code_raw(b, "+15551230030"), "TOO_MANY_ATTEMPTS_TRY_LATER")
+    assert lookup(b, user["idToken"])["phoneNumber"] == "+15551230030"
