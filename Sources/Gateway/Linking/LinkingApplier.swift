@@ -109,6 +109,8 @@ struct LinkingApplier: Sendable {
                 try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
             }
             return
+        case .phone(let number, _):
+            user.phoneNumber = number
         }
         user.lastLoginAt = now
         user.lastRefreshAt = now
@@ -134,6 +136,8 @@ struct LinkingApplier: Sendable {
             user.password = request.password
             user.passwordUpdatedAt = now
             user.displayName = request.displayName
+        case .phone(let number, _):
+            user.phoneNumber = number
         case .emailChange:
             throw AuthError.userNotFound
         }
@@ -200,6 +204,9 @@ enum LinkingSnapshotReader {
         if case .link(let localId) = intent { snapshot.current = try account(localId, tx) }
         if let email = credential.email, let holder = try tx.user(email: email) {
             snapshot.emailHolder = try account(holder.localId, tx)
+        }
+        if case .phone(let number, _) = credential, let holder = try tx.user(phoneNumber: number) {
+            snapshot.phoneHolder = try account(holder.localId, tx)
         }
         return snapshot
     }

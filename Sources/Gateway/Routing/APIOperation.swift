@@ -15,6 +15,10 @@ enum APIOperation: String, CaseIterable, Sendable {
     case signInWithEmailLink = "identitytoolkit.accounts.signInWithEmailLink"
     case createAuthUri = "identitytoolkit.accounts.createAuthUri"
     case signInWithCustomToken = "identitytoolkit.accounts.signInWithCustomToken"
+    case sendVerificationCode = "identitytoolkit.accounts.sendVerificationCode"
+    case signInWithPhoneNumber = "identitytoolkit.accounts.signInWithPhoneNumber"
+    case recaptchaParams = "identitytoolkit.getRecaptchaParams"
+    case recaptchaConfig = "identitytoolkit.getRecaptchaConfig"
     // Identity Toolkit v2, end-user
     case revokeToken = "identitytoolkit.accounts.revokeToken"
     // Identity Toolkit v1, admin
@@ -45,6 +49,7 @@ enum APIOperation: String, CaseIterable, Sendable {
     case emulatorUpdateConfig = "emulator.projects.config.update"
     case emulatorDeleteAccounts = "emulator.projects.accounts.delete"
     case emulatorOobCodes = "emulator.projects.oobCodes.list"
+    case emulatorVerificationCodes = "emulator.projects.verificationCodes.list"
     // Email action page (as Firebase Hosting's)
     case actionPage = "gatehouse.authAction.show"
     case actionPageSubmit = "gatehouse.authAction.submit"

@@ -15,6 +15,8 @@ enum Routes {
         ("sendOobCode", "getOobConfirmationCode", .sendOobCode), ("resetPassword", "resetPassword", .resetPassword),
         ("signInWithEmailLink", "emailLinkSignin", .signInWithEmailLink), ("createAuthUri", "createAuthUri", .createAuthUri),
         ("signInWithCustomToken", "verifyCustomToken", .signInWithCustomToken),
+        ("sendVerificationCode", "sendVerificationCode", .sendVerificationCode),
+        ("signInWithPhoneNumber", "verifyPhoneNumber", .signInWithPhoneNumber),
     ]
 
     /// Legacy v3 names and the operation each one is (the admin export `downloadAccount` has its own operation,
@@ -58,8 +60,11 @@ enum Routes {
             table.add("PATCH", "/emulator/v1/projects/{projectId}/config", .emulatorUpdateConfig, .open)
             table.add("DELETE", "/emulator/v1/projects/{projectId}/accounts", .emulatorDeleteAccounts, .open)
             table.add("GET", "/emulator/v1/projects/{projectId}/oobCodes", .emulatorOobCodes, .open)
+            table.add("GET", "/emulator/v1/projects/{projectId}/verificationCodes", .emulatorVerificationCodes, .open)
         }
         table.add("POST", "/identitytoolkit.googleapis.com/v2/accounts:revokeToken", .revokeToken, .apiKey)
+        table.add("GET", "\(identityToolkitV1)/recaptchaParams", .recaptchaParams, .apiKey)
+        table.add("GET", "/identitytoolkit.googleapis.com/v2/recaptchaConfig", .recaptchaConfig, .apiKey)
         table.add("POST", "/__/auth/handler", .authHandler, .open)
         table.add("GET", "/__/auth/handler", .authHandlerQuery, .open)
         table.add("POST", "/gatehouse/v1/providers/{providerId}/events", .providerEvents, .open)

@@ -24,6 +24,11 @@ enum OperationTable {
         case .actionPage: return ActionPageHandler.show
         case .actionPageSubmit: return ActionPageHandler.submit
         case .emulatorOobCodes: return EmulatorOobCodesHandler.handle
+        case .emulatorVerificationCodes: return EmulatorVerificationCodesHandler.handle
+        case .sendVerificationCode: return SendVerificationCode.handle
+        case .signInWithPhoneNumber: return SignInWithPhoneNumber.handle
+        case .recaptchaParams: return RecaptchaHandlers.params
+        case .recaptchaConfig: return RecaptchaHandlers.config
         case .createAuthUri: return CreateAuthUriHandler.handle
         case .revokeToken: return RevokeTokenHandler.handle
         case .authHandler, .authHandlerQuery: return AuthHandlerEndpoint.handle
