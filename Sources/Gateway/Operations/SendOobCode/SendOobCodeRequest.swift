@@ -34,7 +34,7 @@ struct SendOobCodeRequest: Sendable {
     }
 
     init(_ body: RequestBody, caller: Caller) throws {
-        guard let typeText = try body.string("requestType"), typeText != "OOB_REQ_TYPE_UNSPECIFIED" else {
+        guard let typeText = try body.enumName("requestType", WireEnums.oobRequestType), typeText != "OOB_REQ_TYPE_UNSPECIFIED" else {
             throw AuthError(.missingReqType)
         }
         guard let type = OobRequestType(rawValue: typeText) else {
