@@ -87,6 +87,23 @@ def test_recovery_is_refused_when_another_account_took_the_old_address(make_gate
     assert ok_json(sign_in_raw(gw, "moved@example.com", "secret123"))["localId"] == user["localId"]
 
 
+def test_initial_email_is_the_address_before_the_first_change_and_is_kept(make_gateway, smtp_sink):
+    gw = emulator_with_mail(make_gateway, smtp_sink)
+    user = sign_up(gw, "one@example.com")
+    assert "initialEmail" not in lookup(gw, user["idToken"])
+    second = change_email(gw, user["idToken"], "two@example.com")
+    assert lookup(gw, second["idToken"])["initialEmail"] == "one@example.com"
+    third = change_email(gw, second["idToken"], "three@example.com")
+    assert lookup(gw, third["idToken"])["initialEmail"] == "one@example.com"
+    # The latest recovery restores the address just left (two@), and initialEmail stays the first one.
+    recovery = [c for c in oob_codes(gw) if c["newEmail"] == "three@example.com"][0]
+    assert recovery["email"] == "two@example.com"
+    ok_json(post_json(gw, UPDATE, {"oobCode": recovery["oobCode"]}))
+    signed_in = ok_json(sign_in_raw(gw, "two@example.com", "secret123"))
+    restored = lookup(gw, signed_in["idToken"])
+    assert (restored["email"], restored["initialEmail"]) == ("two@example.com", "one@example.com")
+
+
 def test_persian_recovery_mail(make_gateway, smtp_sink):
     gw = emulator_with_mail(make_gateway, smtp_sink)
     user = sign_up(gw, "sara@example.com")
