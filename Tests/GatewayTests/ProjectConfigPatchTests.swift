@@ -47,5 +47,7 @@ struct ProjectConfigPatchTests {
         }
         #expect(throws: AuthError.self) { try plan(["emailPrivacyConfig": 7], nil) }
         #expect(throws: AuthError.self) { try plan(["signIn": ["allowDuplicateEmails": "yes"]], nil) }
+        #expect(throws: AuthError.self) { try plan(["emailPrivacyConfig": ["enableImprovedEmailPrivacy": [:]]], nil) }
+        #expect(throws: AuthError.self) { try plan(["name": [:]], nil) }
     }
 }

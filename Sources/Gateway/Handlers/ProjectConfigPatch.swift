@@ -28,6 +28,9 @@ struct ProjectConfigPatch: Sendable, Equatable {
     static let outputOnly: Set = ["name"]
 
     static func plan(body: JSONObject, mask: [String]?, defaults: Defaults) throws(AuthError) -> ProjectConfigPatch {
+        if let name = body["name"], !name.isNull, name.stringValue == nil {
+            throw AuthError(.invalidConfig, "name must be a string")
+        }
         let implied = mask?.isEmpty ?? true
         let paths = implied ? leafPaths(.object(body), prefix: "") : mask!
         var patch = ProjectConfigPatch()
@@ -35,7 +38,7 @@ struct ProjectConfigPatch: Sendable, Equatable {
             let covered = servedPaths.filter { $0 == path || $0.hasPrefix(path + ".") }
             guard isServed(path) else { throw unsupported(path) }
             // An empty message of ours in a mask-less body (`"signIn": {}`) sets nothing.
-            if implied, value(at: path, in: body)?.objectValue?.isEmpty == true { continue }
+            if implied, !servedPaths.contains(path), value(at: path, in: body)?.objectValue?.isEmpty == true { continue }
             if let given = value(at: path, in: body) {
                 if !servedPaths.contains(path), given.objectValue == nil {
                     throw AuthError(.invalidConfig, "\(String(path.prefix(100))) must be an object")
