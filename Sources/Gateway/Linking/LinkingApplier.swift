@@ -104,6 +104,8 @@ struct LinkingApplier: Sendable {
             user.displayName = request.displayName ?? user.displayName
         case .emailChange(let address, let proven):
             if user.email != address || proven {
+                // Firebase's `initialEmail`: the address before the first change, kept from then on.
+                if let previous = user.email, previous != address, user.initialEmail == nil { user.initialEmail = previous }
                 user.email = address
                 user.emailVerified = proven
                 try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)

@@ -33,6 +33,9 @@ struct GatewayResponder: Sendable {
                 operation = match.operation
                 let caller = try await authorize(request, access: match.access, parameters: match.parameters)
                 let body = try decodeBody(request, operation: match.operation)
+                // Naming a project in the body is an administrator's privilege on every operation, as Google's
+                // front end enforces it before any handler runs.
+                if !caller.isAdmin && body.has("targetProjectId") { throw AuthError.targetProjectNeedsAdmin }
                 let context = OperationContext(
                     request: request, body: body, caller: caller, parameters: match.parameters,
                     clientAddress: clientAddress, requestId: requestId, receivedAt: services.time.nowMilliseconds)
@@ -83,7 +86,7 @@ struct GatewayResponder: Sendable {
         case (.admin, .anonymous), (.metrics, .anonymous): throw WireError.missingCredentials
         case (.metrics, .apiKey): throw WireError.invalidCredentials
         case (.admin, .apiKey):
-            throw AuthError(.insufficientPermission, "Only authenticated requests can specify target_project_id.")
+            throw AuthError.targetProjectNeedsAdmin
         default: break
         }
         // One gateway serves one project: another project's admin path does not exist here.
@@ -156,5 +159,12 @@ struct GatewayResponder: Sendable {
             services.logger.error("unexpected error", [("request.id", .string(requestId)), ("error", .string(String(describing: type(of: error))))])
             return (500, ErrorEnvelope.render(httpStatus: 500, message: "An internal error occurred."), "INTERNAL")
         }
+    }
+}
+
+extension AuthError {
+    /// An API-key caller naming a project (`targetProjectId`, or an admin path), as Google answers it.
+    static var targetProjectNeedsAdmin: AuthError {
+        AuthError(.insufficientPermission, "Only authenticated requests can specify target_project_id.")
     }
 }

@@ -24,7 +24,7 @@ struct AccountChange: Sendable {
     init(body: RequestBody, admin: Bool) throws {
         displayName = try Self.nullable(body, "displayName")
         photoUrl = try Self.nullable(body, "photoUrl")
-        for attribute in try body.strings("deleteAttribute") ?? [] {
+        for attribute in try body.enumNames("deleteAttribute", WireEnums.userAttributeName) ?? [] {
             switch attribute {
             case "DISPLAY_NAME": displayName = .delete
             case "PHOTO_URL": photoUrl = .delete
