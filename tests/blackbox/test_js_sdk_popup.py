@@ -5,6 +5,7 @@ mode, the provider's redirect sign-in and `/emulator/auth/return`."""
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 import pytest
 
@@ -80,3 +81,58 @@ def test_emulator_popup_new_account_then_existing_account(make_gateway, browser,
     browser.evaluate(popup, "document.querySelector('.js-reuse-account').click()")
     again = outcome(browser, session)
     assert again["success"] is True and again["user"]["uid"] == user["uid"]
+
+
+def test_production_popup_runs_the_providers_redirect_flow(make_gateway, browser, app_for, google_idp):
+    gw = make_gateway(config={"google": google_idp.google_section(), "authorizedDomains": ["127.0.0.1"]},
+                      env={"GATEHOUSE_GOOGLE_CLIENT_SECRET": google_idp.client_secret})
+    google_idp.next_user = {"sub": "4001", "email": "pop@gmail.com"}
+    session = app_for(gw)  # the component's own GoogleAuthProvider, unchanged
+    result = outcome(browser, session)
+    assert result["success"] is True, result
+    user = result["user"]
+    assert user["email"] == "pop@gmail.com" and user["providerData"][0]["providerId"] == "google.com"
+    assert user["providerData"][0]["uid"] == "4001"
+    # The code went back to the gateway's return URL and was redeemed with the PKCE verifier (the stand-in
+    # checks it against the challenge), once.
+    [exchange] = google_idp.token_calls
+    assert exchange["redirect_uri"] == gw.base_url + "/__/auth/handler" and exchange["code_verifier"]
+    assert google_idp.codes == {}
+
+
+def test_production_popup_with_apple_form_post(make_gateway, browser, app_for, apple, tmp_path):
+    from test_apple import key_file
+
+    config = apple.gateway_config(key_file(tmp_path, apple))
+    config["authorizedDomains"] = ["127.0.0.1"]
+    gw = make_gateway(config=config)
+    session = app_for(gw, provider="apple.com")
+    result = outcome(browser, session)
+    assert result["success"] is True, result
+    user = result["user"]
+    assert user["displayName"] == "Web User" and user["providerData"][0]["providerId"] == "apple.com"
+    assert user["providerData"][0]["uid"] == "web-user"
+    assert apple.token_calls[-1]["redirect_uri"] == gw.base_url + "/__/auth/handler"
+
+
+def test_production_refuses_apps_off_the_authorized_domains(make_gateway, browser, app_for):
+    gw = make_gateway(config={"authorizedDomains": ["app.example"]})
+    # The relay frame stays silent in a page of another domain: the SDK never gets a channel, so no result
+    # (which would carry a session id and the provider's code) can reach that page.
+    session = app_for(gw, provider="apple.com")
+    result = outcome(browser, session)
+    assert result["success"] is False and "auth/network-request-failed" in result["message"]
+    # The window itself refuses to start a sign-in for an app on another domain.
+    query = ("apiKey=k&appName=%5BDEFAULT%5D&authType=signInViaPopup&providerId=apple.com&v=11.3.1"
+             "&redirectUrl=" + quote("http://127.0.0.1:9/app", safe=""))
+    window = browser.open(gw.base_url + "/emulator/auth/handler?" + query)
+    message = browser.wait_for(window, "document.getElementById('message') && document.getElementById('message').textContent")
+    assert "not authorized" in message
+
+
+def test_production_window_hands_provider_errors_to_the_sdk(make_gateway, browser, app_for):
+    gw = make_gateway(config={"authorizedDomains": ["127.0.0.1"]})
+    # Apple is not configured: the app's promise rejects with Firebase's code.
+    session = app_for(gw, provider="apple.com")
+    result = outcome(browser, session)
+    assert result["success"] is False and "auth/operation-not-allowed" in result["message"]
