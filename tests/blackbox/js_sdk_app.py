@@ -123,6 +123,18 @@ window.addEventListener('message', function (e) {
 # decides (the SDK builds `OAuthProvider("apple.com")`'s window exactly so).
 COMPONENT_PRELUDE = """<script>
 window.__FIREBASE_DEFAULTS__ = {emulatorHosts: {auth: EMULATOR_HOST}};
+if (window.parent === window) {
+  // Opened as the page itself (a redirect sign-in leaves and comes back to it): it plays its own host.
+  window.outcomes = [];
+  window.addEventListener('message', function (e) {
+    var m = e.data;
+    if (!m || !m.isStreamlitMessage) { return; }
+    if (m.type === 'streamlit:componentReady') {
+      window.postMessage({type: 'streamlit:render', args: ARGS, dfs: [], disabled: false}, '*');
+    }
+    if (m.type === 'streamlit:setComponentValue') { window.outcomes.push(m.value); }
+  });
+}
 (function (providerOverride) {
   if (!providerOverride) { return; }
   var originalOpen = window.open;
@@ -138,19 +150,19 @@ class JsSdkApp:
     """Serves the host page, the SDK component and its files on a loopback port."""
 
     def __init__(self, gateway_base: str, api_key: str = "test-api-key", project_id: str = "demo-gatehouse",
-                 provider: str | None = None) -> None:
+                 provider: str | None = None, name: str = "LoginForm") -> None:
         self.files = {}
         with zipfile.ZipFile(sdk_wheel()) as wheel:
-            for name in wheel.namelist():
-                if name.startswith(BUILD) and not name.endswith(".map"):
-                    self.files["/component/" + name[len(BUILD):]] = wheel.read(name)
+            for member in wheel.namelist():
+                if member.startswith(BUILD) and not member.endswith(".map"):
+                    self.files["/component/" + member[len(BUILD):]] = wheel.read(member)
         host = gateway_base.split("://", 1)[1]
+        args = {"name": name, "lang": "en", "providers": ["google"],
+                "firebase_config": {"apiKey": api_key, "authDomain": host, "projectId": project_id, "appId": "1:1:web:1"}}
         prelude = (COMPONENT_PRELUDE.replace("EMULATOR_HOST", json.dumps(host))
-                   .replace("PROVIDER", json.dumps(provider)))
+                   .replace("PROVIDER", json.dumps(provider)).replace("ARGS", json.dumps(args)))
         index = self.files["/component/index.html"].decode()
         self.files["/component/index.html"] = index.replace("<head>", "<head>" + prelude, 1).encode()
-        args = {"name": "LoginForm", "lang": "en", "providers": ["google"],
-                "firebase_config": {"apiKey": api_key, "authDomain": host, "projectId": project_id, "appId": "1:1:web:1"}}
         self.files["/"] = HOST_PAGE.replace("ARGS", json.dumps(args)).encode()
         self.port = free_loopback_port()
         files = self.files
@@ -180,6 +192,10 @@ class JsSdkApp:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
+
+    @property
+    def component_url(self) -> str:
+        return self.url + "component/index.html"
 
     def close(self) -> None:
         self.server.shutdown()

@@ -136,3 +136,60 @@ def test_production_window_hands_provider_errors_to_the_sdk(make_gateway, browse
     session = app_for(gw, provider="apple.com")
     result = outcome(browser, session)
     assert result["success"] is False and "auth/operation-not-allowed" in result["message"]
+
+
+# What the SDK's signInWithRedirect does before it leaves the page (the component has no redirect button):
+# it marks a redirect as pending in the app's sessionStorage and sends the page to the sign-in window.
+START_REDIRECT = """(() => {
+  sessionStorage.setItem('firebase:pendingRedirect:test-api-key:[DEFAULT]', JSON.stringify('true'));
+  location.href = GATEWAY + '/emulator/auth/handler?apiKey=test-api-key&appName=%5BDEFAULT%5D' +
+    '&authType=signInViaRedirect&redirectUrl=' + encodeURIComponent(location.href) + '&v=11.3.1&providerId=' + PROVIDER;
+  return true;
+})()"""
+
+SIGNED_IN_USER = "window.outcomes && window.outcomes.filter(o => o && o.uid)[0]"
+
+
+def start_redirect(browser, gw, app, provider):
+    session = browser.open(app.component_url, serve=GAPI)
+    assert browser.wait_for(session, "window.outcomes && window.outcomes.length === 1", what="the first auth state")
+    assert browser.evaluate(session, "window.outcomes[0]") is None
+    browser.evaluate(session, START_REDIRECT.replace("GATEWAY", json.dumps(gw.base_url))
+                     .replace("PROVIDER", json.dumps(provider)))
+    return session
+
+
+def test_emulator_redirect_sign_in_comes_back_to_the_app(make_gateway, browser):
+    gw = make_gateway(config={"emulator": True})
+    app = JsSdkApp(gw.base_url, project_id=gw.project_id, name="CheckSession")
+    try:
+        session = start_redirect(browser, gw, app, "facebook.com")
+        browser.wait_for(session, "location.pathname === '/emulator/auth/handler' && !!document.getElementById('main-form')",
+                         what="the sign-in window")
+        browser.evaluate(session, """(() => {
+          document.querySelector('#add-account-button button').click();
+          document.getElementById('autogen-button').click();
+          document.getElementById('sign-in').click();
+        })()""")
+        user = browser.wait_for(session, SIGNED_IN_USER, what="the redirect result")
+        assert browser.evaluate(session, "location.href") == app.component_url
+        [facebook] = user["providerData"]
+        assert facebook["providerId"] == "facebook.com" and user["email"].endswith("@example.com")
+        # The result was handed over once: the gateway origin's stored event is gone.
+        assert ok_json(admin_post(gw, "accounts:lookup", {"localId": [user["uid"]]}))["users"][0]["email"] == user["email"]
+    finally:
+        app.close()
+
+
+def test_production_redirect_sign_in_comes_back_to_the_app(make_gateway, browser, google_idp):
+    gw = make_gateway(config={"google": google_idp.google_section(), "authorizedDomains": ["127.0.0.1"]},
+                      env={"GATEHOUSE_GOOGLE_CLIENT_SECRET": google_idp.client_secret})
+    google_idp.next_user = {"sub": "5001", "email": "back@gmail.com"}
+    app = JsSdkApp(gw.base_url, project_id=gw.project_id, name="CheckSession")
+    try:
+        session = start_redirect(browser, gw, app, "google.com")
+        user = browser.wait_for(session, SIGNED_IN_USER, what="the redirect result")
+        assert browser.evaluate(session, "location.href") == app.component_url
+        assert user["email"] == "back@gmail.com" and user["providerData"][0]["uid"] == "5001"
+    finally:
+        app.close()
