@@ -193,3 +193,28 @@ def test_production_redirect_sign_in_comes_back_to_the_app(make_gateway, browser
         assert user["email"] == "back@gmail.com" and user["providerData"][0]["uid"] == "5001"
     finally:
         app.close()
+
+
+def test_relay_frame_ignores_results_posted_by_other_origins(make_gateway, browser, app_for):
+    gw = make_gateway(config={"emulator": True})
+    session = app_for(gw, provider="apple.com")
+    popup = browser.page_opened(gw.base_url + "/emulator/auth/handler?")
+    event_id = browser.evaluate(popup, "new URLSearchParams(location.search).get('eventId')")
+    # The app's own page (another origin than the gateway) posts a forged result to the relay frame.
+    forged = {"type": "signInViaPopup", "eventId": event_id, "sessionId": "ValueNotUsedByAuthEmulator",
+              "urlResponse": gw.base_url + "/emulator/auth/handler?providerId=apple.com&id_token="
+              + quote(json.dumps({"sub": "forged", "email": "forged@example.com"}), safe=""),
+              "postBody": "", "tenantId": None, "error": None}
+    browser.evaluate(session, """(() => {
+      const relay = document.getElementById('component').contentDocument.querySelector('iframe').contentWindow;
+      relay.postMessage({eventType: 'sendAuthEvent', data: {authEvent: FORGED, storageKey: 'test-api-key:[DEFAULT]'}}, '*');
+    })()""".replace("FORGED", json.dumps(forged)))
+    browser.evaluate(popup, """(() => {
+      document.querySelector('#add-account-button button').click();
+      const email = document.getElementById('email-input');
+      email.value = 'real@example.com'; email.dispatchEvent(new Event('input'));
+      document.getElementById('sign-in').click();
+    })()""")
+    result = outcome(browser, session)
+    assert result["success"] is True and result["user"]["email"] == "real@example.com"
+    assert result["user"]["providerData"][0]["uid"] != "forged"
