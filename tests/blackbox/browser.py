@@ -48,6 +48,7 @@ class Browser:
         self._arrived = threading.Condition(self._lock)
         self._handlers: list[Callable[[dict], None]] = []
         self.console: list[str] = []
+        self.attached: set[str] = set()
         self._handlers.append(self._record_console)
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -116,6 +117,7 @@ class Browser:
     # -- pages ------------------------------------------------------------------------------------------------
 
     def attach(self, target_id: str) -> str:
+        self.attached.add(target_id)
         session = self.call("Target.attachToTarget", {"targetId": target_id, "flatten": True})["sessionId"]
         self.call("Runtime.enable", session=session)
         return session
@@ -170,14 +172,24 @@ class Browser:
             time.sleep(0.2)
 
     def page_opened(self, url_prefix: str, timeout: float = 90) -> str:
-        """Attaches to the page (e.g. a popup) whose URL starts with `url_prefix`; returns its session."""
+        """Attaches to a new page (e.g. a popup) whose URL starts with `url_prefix`; returns its session. Pages
+        attached before (a popup still closing, say) are never picked again."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for info in self.call("Target.getTargets")["targetInfos"]:
-                if info["type"] == "page" and info["url"].startswith(url_prefix):
+                if info["type"] == "page" and info["url"].startswith(url_prefix) and info["targetId"] not in self.attached:
                     return self.attach(info["targetId"])
             time.sleep(0.2)
         raise TimeoutError(f"no page opened at {url_prefix}")
+
+    def close_pages(self) -> None:
+        """Closes every page this test opened or attached to, so the next test starts with an idle browser."""
+        for info in self.call("Target.getTargets")["targetInfos"]:
+            if info["type"] == "page" and info["targetId"] in self.attached:
+                try:
+                    self.call("Target.closeTarget", {"targetId": info["targetId"]})
+                except RuntimeError:
+                    pass  # already gone
 
     def pages(self) -> list[str]:
         return [info["url"] for info in self.call("Target.getTargets")["targetInfos"] if info["type"] == "page"]

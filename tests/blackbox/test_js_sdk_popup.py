@@ -23,10 +23,16 @@ CLICK_SIGN_IN = """(() => {
 
 
 @pytest.fixture(scope="module")
-def browser():
+def chromium():
     started = Browser()
     yield started
     started.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    yield chromium
+    chromium.close_pages()
 
 
 @pytest.fixture
