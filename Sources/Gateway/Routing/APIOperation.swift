@@ -68,6 +68,11 @@ enum APIOperation: String, CaseIterable, Sendable {
     /// The same return URL reached with a GET, the fields in the query: OAuth's default `response_mode=query`
     /// (Facebook's OAuth dialog, Telegram's code flow).
     case authHandlerQuery = "gatehouse.auth.handler.query"
+    /// The JS SDK's sign-in window, relay frame and return page (`signInWithPopup`/`signInWithRedirect` through
+    /// `connectAuthEmulator`), in both modes.
+    case widgetHandler = "emulator.auth.handler"
+    case widgetIframe = "emulator.auth.iframe"
+    case widgetReturn = "gatehouse.auth.widgetReturn"
     case providerEvents = "gatehouse.providers.events"
     case providerPage = "gatehouse.providers.page"
     case appleNotifications = "gatehouse.apple.notifications"

@@ -67,6 +67,9 @@ enum Routes {
         table.add("GET", "/identitytoolkit.googleapis.com/v2/recaptchaConfig", .recaptchaConfig, .apiKey)
         table.add("POST", "/__/auth/handler", .authHandler, .open)
         table.add("GET", "/__/auth/handler", .authHandlerQuery, .open)
+        table.add("GET", "/emulator/auth/handler", .widgetHandler, .open)
+        table.add("GET", "/emulator/auth/iframe", .widgetIframe, .open)
+        table.add("GET", ProviderWindow.returnPath, .widgetReturn, .open)
         table.add("POST", "/gatehouse/v1/providers/{providerId}/events", .providerEvents, .open)
         table.add("GET", "/gatehouse/v1/providers/{providerId}/{page}", .providerPage, .open)
         // The path Apple's notifications were registered at before provider events had a general route.

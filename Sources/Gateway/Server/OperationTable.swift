@@ -32,6 +32,9 @@ enum OperationTable {
         case .createAuthUri: return CreateAuthUriHandler.handle
         case .revokeToken: return RevokeTokenHandler.handle
         case .authHandler, .authHandlerQuery: return AuthHandlerEndpoint.handle
+        case .widgetHandler: return WidgetEndpoints.handler
+        case .widgetIframe: return WidgetEndpoints.iframe
+        case .widgetReturn: return WidgetEndpoints.returnPage
         case .createOAuthIdpConfig: return ProviderConfigHandlers.create
         case .getOAuthIdpConfig: return ProviderConfigHandlers.get
         case .listOAuthIdpConfigs: return ProviderConfigHandlers.list
