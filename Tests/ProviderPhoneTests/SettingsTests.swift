@@ -20,6 +20,17 @@ struct PhoneSettingsTests {
         #expect(settings.enabled == nil)
     }
 
+    @Test("in emulator mode the per-number and per-client send limits are off unless written in the file")
+    func emulatorLimits() throws {
+        let unset = try parse([:]).forEmulator()
+        #expect(unset.sendsPerPhonePerHour == 0 && unset.sendsPerIPPerHour == 0)
+        #expect(unset.attemptsPerCode == 5, "a code's wrong-guess limit is not a per-client limit")
+        let written = try parse(["sendsPerPhonePerHour": 2, "sendsPerHour": 7]).forEmulator()
+        #expect(written.sendsPerPhonePerHour == 2 && written.sendsPerIPPerHour == 0 && written.sendsPerHour == 7)
+        let production = try parse([:])
+        #expect(production.sendsPerPhonePerHour == 5 && production.sendsPerIPPerHour == 20)
+    }
+
     @Test("every bad value names its key")
     func problems() {
         let bad: [(JSONObject, String)] = [

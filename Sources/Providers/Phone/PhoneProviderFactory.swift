@@ -23,6 +23,7 @@ public struct PhoneProviderFactory: ProviderFactory {
         settings.sendsPerPhonePerHour = try section.int("sendsPerPhonePerHour") ?? settings.sendsPerPhonePerHour
         settings.sendsPerIPPerHour = try section.int("sendsPerIPPerHour") ?? settings.sendsPerIPPerHour
         settings.sendsPerHour = try section.int("sendsPerHour") ?? settings.sendsPerHour
+        settings.explicitSendLimits = Set(["sendsPerPhonePerHour", "sendsPerIPPerHour"].filter { section.has($0) })
         settings.senders = try section.strings("senders") ?? settings.senders
         settings.messageTemplate = try section.string("messageTemplate") ?? settings.messageTemplate
         if let numbers = try section.section("testNumbers") {
@@ -50,6 +51,7 @@ public struct PhoneProviderFactory: ProviderFactory {
     }
 
     public func plugins(_ settings: PhoneSettings, context: ProviderContext) throws -> PluginSet {
+        let settings = context.emulator ? settings.forEmulator() : settings
         let provider = PhoneProvider(settings: settings, enabled: settings.enabled ?? context.emulator, counters: context.counters)
         let senders: [any CodeSender] = settings.webhook.map {
             [WebhookCodeSender(settings: $0, fetcher: context.fetcher, time: context.time, log: context.log(for: .phone))]

@@ -15,6 +15,9 @@ public struct PhoneSettings: Sendable, Equatable {
     public var sendsPerPhonePerHour: Int
     public var sendsPerIPPerHour: Int
     public var sendsPerHour: Int
+    /// The send limits written in the config file: in emulator mode the others are off, as the Firebase emulator
+    /// never rate-limits (a suite signing in hundreds of numbers from 127.0.0.1 must not be refused).
+    public var explicitSendLimits: Set<String> = []
     /// Test numbers and their fixed codes (Firebase's "phone numbers for testing"): never sent, never limited.
     public var testNumbers: [String: String]
     /// Phone sender names in the order they are tried (empty: registration order).
@@ -41,6 +44,14 @@ public struct PhoneSettings: Sendable, Equatable {
         self.senders = senders
         self.messageTemplate = messageTemplate
         self.webhook = webhook
+    }
+
+    /// These settings in emulator mode: per-client send limits not written in the file are off.
+    public func forEmulator() -> PhoneSettings {
+        var settings = self
+        if !explicitSendLimits.contains("sendsPerPhonePerHour") { settings.sendsPerPhonePerHour = 0 }
+        if !explicitSendLimits.contains("sendsPerIPPerHour") { settings.sendsPerIPPerHour = 0 }
+        return settings
     }
 
     /// What an operator must fix, naming the key; nil when the settings are usable.
