@@ -114,3 +114,33 @@ def test_the_edge_refuses_oversized_requests_in_googles_error_envelope(fronted):
     assert json.loads(body)["error"]["code"] == 413
     status, headers, body = https_request(front, "GET", "/healthz", headers={"X-Big": "x" * 20000})
     assert status == 431 and json.loads(body)["error"]["message"].startswith("REQUEST_HEADER_FIELDS_TOO_LARGE")
+
+
+def test_firebase_admin_through_the_adapter_over_https(fronted, tmp_path, monkeypatch):
+    """The production way for a backend: `gatehouse_admin` with a service account, over HTTPS through nginx
+    (the adapter refuses plain HTTP to anything but loopback). Access tokens, admin calls and the keys that
+    `verify_id_token` checks signatures with all travel over TLS, trusted through the test's CA."""
+    import firebase_admin
+    from firebase_admin import auth
+
+    import gatehouse_admin
+    from admin_sdk import create_service_account
+
+    gw, front = fronted
+    monkeypatch.delenv("FIREBASE_AUTH_EMULATOR_HOST", raising=False)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(front.ca_file))
+    key_file = tmp_path / "backend.json"
+    create_service_account(gw, "https-backend", key_file)
+    base = f"https://127.0.0.1:{front.tls_port}"
+    app = gatehouse_admin.initialize_app(base, key_file, name="https-backend")
+    try:
+        user = auth.create_user(email="tls@example.com", password="tls-password-1", app=app)
+        status, _, body = https_request(front, "POST", f"{IDENTITY}/accounts:signInWithPassword?key={API_KEY}",
+                                        {"email": "tls@example.com", "password": "tls-password-1",
+                                         "returnSecureToken": True})
+        assert status == 200, body
+        claims = auth.verify_id_token(json.loads(body)["idToken"], app=app, check_revoked=True)
+        assert claims["uid"] == user.uid
+        assert auth.get_user(user.uid, app=app).email == "tls@example.com"
+    finally:
+        firebase_admin.delete_app(app)
