@@ -10,7 +10,7 @@ cd "$repo_root"
 system_only=false
 [[ "${1:-}" == "--system-only" ]] && system_only=true
 
-packages=(libssl-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config python3-venv curl wrk sqlite3 postgresql)
+packages=(libssl-dev libcrypt-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config python3-venv curl wrk sqlite3 postgresql)
 
 say() { printf 'bootstrap: %s\n' "$*"; }
 
