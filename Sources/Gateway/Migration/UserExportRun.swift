@@ -1,0 +1,181 @@
+import AuthCore
+import Crypto
+import Foundation
+import Storage
+import WireFormats
+
+/// `gateway users export FILE`: every user in `firebase auth:export`'s JSON format, so `firebase auth:import` and
+/// `gateway users import` both read it.
+///
+/// That format has one hash configuration per file (given to `auth:import` as flags). The gateway may hold users
+/// with different ones (its own scrypt, Firebase scrypt, imported bcrypt …), so the file carries an extension
+/// that `auth:import` ignores (it reads only `users`):
+/// - `gatehouseHash`: the configuration of every password user in `users` (batchCreate's field names);
+/// - `gatehouseHashGroups`: the other configurations, and `gatehouseUsers`: their users, each with
+///   `gatehouseHashGroup`, the index of its configuration.
+/// Members come in that order (`gatehouseHash`, `users`, `gatehouseHashGroups`, `gatehouseUsers`) so a reader can
+/// stream them. The file is written beside its final name and renamed when complete.
+struct UserExportRun {
+    struct Summary: Sendable {
+        var users = 0
+        var groupedUsers = 0
+        var primaryHash: JSONObject?
+        var groups: [JSONObject] = []
+    }
+
+    let store: any UserStore
+    var pageSize = 1000
+
+    func run(to path: String, progress: ProgressDisplay?) async throws -> Summary {
+        let partial = path + ".partial"
+        let groupsPath = path + ".groups.partial"
+        defer { try? FileManager.default.removeItem(atPath: groupsPath) }
+        let output = try BufferedFile(path: partial)
+        let grouped = try BufferedFile(path: groupsPath)
+        var summary = Summary()
+        let primary = try await firstPasswordHash()
+        var groupIndex: [String: Int] = [:]
+        if let primary {
+            summary.primaryHash = primary
+            output.write("{\"gatehouseHash\":" + JSONSerializer.string(.object(primary)) + ",\n\"users\":[")
+        } else {
+            output.write("{\"users\":[")
+        }
+        let primaryKey = primary.map { JSONSerializer.string(.object($0)) }
+        var after: String?
+        var firstInUsers = true
+        var firstGrouped = true
+        while true {
+            let page = try await store.read { [after, pageSize] tx in
+                try tx.users(afterLocalId: after, limit: pageSize).map { ($0, try tx.identities(localId: $0.localId)) }
+            }
+            guard let last = page.last else { break }
+            for (user, identities) in page {
+                var object = Self.render(user, identities: identities)
+                let hash = user.password.flatMap(ImportedPasswordCredential.parameters(of:)).map(ImportHashOptions.render)
+                let key = hash.map { JSONSerializer.string(.object($0)) }
+                if let hash, let key, key != primaryKey {
+                    let index = groupIndex[key] ?? {
+                        summary.groups.append(hash)
+                        groupIndex[key] = summary.groups.count - 1
+                        return summary.groups.count - 1
+                    }()
+                    object["gatehouseHashGroup"] = .int(Int64(index))
+                    grouped.write((firstGrouped ? "\n" : ",\n") + JSONSerializer.string(.object(object)))
+                    firstGrouped = false
+                    summary.groupedUsers += 1
+                } else {
+                    output.write((firstInUsers ? "\n" : ",\n") + JSONSerializer.string(.object(object)))
+                    firstInUsers = false
+                }
+                summary.users += 1
+            }
+            after = last.0.localId
+            progress?.update(done: summary.users, users: summary.users)
+        }
+        output.write("\n]")
+        if !summary.groups.isEmpty {
+            output.write(",\n\"gatehouseHashGroups\":" + JSONSerializer.string(.array(summary.groups.map(JSONValue.object))))
+            output.write(",\n\"gatehouseUsers\":[")
+            try grouped.close()
+            try output.append(contentsOf: groupsPath)
+            output.write("\n]")
+        } else {
+            try grouped.close()
+        }
+        output.write("}\n")
+        try output.close()
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        progress?.finish(done: summary.users, users: summary.users)
+        return summary
+    }
+
+    /// The configuration of the first user with a password: the one `users` carries (usually everyone's).
+    private func firstPasswordHash() async throws -> JSONObject? {
+        var after: String?
+        while true {
+            let page = try await store.read { [after, pageSize] tx in try tx.users(afterLocalId: after, limit: pageSize) }
+            guard let last = page.last else { return nil }
+            if let credential = page.lazy.compactMap(\.password).first,
+               let parameters = ImportedPasswordCredential.parameters(of: credential) {
+                return ImportHashOptions.render(parameters)
+            }
+            after = last.localId
+        }
+    }
+
+    /// One user as `auth:export` writes it: hashes in standard base64, times in milliseconds as strings.
+    static func render(_ user: UserRecord, identities: [ProviderIdentity]) -> JSONObject {
+        var object: JSONObject = ["localId": .string(user.localId)]
+        object.set("email", user.email)
+        object["emailVerified"] = .bool(user.emailVerified)
+        if let password = user.password {
+            object["passwordHash"] = .string(Base64.encode(password.hash))
+            object["salt"] = .string(Base64.encode(password.salt))
+        }
+        object.set("displayName", user.displayName)
+        object.set("photoUrl", user.photoUrl)
+        object.set("lastSignedInAt", user.lastLoginAt.map { String($0) })
+        object["createdAt"] = .string(String(user.createdAt))
+        object.set("phoneNumber", user.phoneNumber)
+        object["disabled"] = .bool(user.disabled)
+        object.set("customAttributes", user.customAttributes)
+        if !identities.isEmpty {
+            object["providerUserInfo"] = .array(identities.map { identity in
+                var entry: JSONObject = ["providerId": .string(identity.providerId), "rawId": .string(identity.federatedId)]
+                entry.set("email", identity.email)
+                entry.set("displayName", identity.displayName)
+                entry.set("photoUrl", identity.photoUrl)
+                return .object(entry)
+            })
+        }
+        return object
+    }
+}
+
+/// A file written in large blocks (one `write(2)` per megabyte, not per user).
+final class BufferedFile {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private static let blockSize = 1 << 20
+
+    init(path: String) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Arguments.Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        buffer.reserveCapacity(Self.blockSize)
+    }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.blockSize { try? flush() }
+    }
+
+    /// Appends another file's contents.
+    func append(contentsOf path: String) throws {
+        try flush()
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw Arguments.Failure(description: "cannot read \(path)") }
+        defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: Self.blockSize), !chunk.isEmpty {
+            buffer.append(contentsOf: chunk)
+            try flush()
+        }
+    }
+
+    func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, buffer.count - offset) }
+            guard written > 0 else { throw Arguments.Failure(description: "write failed: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func close() throws {
+        try flush()
+        guard fsync(descriptor) == 0, Glibc.close(descriptor) == 0 else {
+            throw Arguments.Failure(description: "closing the export failed: \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import AuthCore
+import Crypto
+import Storage
+import WireFormats
+
+/// `gateway users import FILE`: reads an `auth:export` file (JSON or CSV) and writes its users into the store
+/// directly, a batch per transaction, so it is safe beside running gateways and every committed batch survives an
+/// interruption. Users whose `localId` is already stored are skipped, which makes a second run resume where the
+/// first stopped and a repeated run change nothing.
+///
+/// Hashes: the flags (the Firebase console's "password hash parameters") apply to the file's `users`; a file the
+/// gateway exported carries its own configurations in its extension (`gatehouseHash`, `gatehouseHashGroups`), used
+/// when no flags are given.
+struct UserImportRun {
+    enum Format: String {
+        case json, csv
+    }
+
+    struct Summary: Sendable {
+        var imported = 0
+        var skipped = 0
+        /// `(user, message)`: the user's `localId`, or `#n` (its position in the file) when it has none.
+        var failures: [(String, String)] = []
+        var total: Int { imported + skipped + failures.count }
+    }
+
+    let store: any UserStore
+    let flagsHash: ForeignHashParameters?
+    var batchSize = 1000
+    var now: Int64
+
+    /// A batch parsed off the writer's path: accounts to write and users refused before any write.
+    private struct Batch: Sendable {
+        var accounts: [(Int, ImportedAccount)] = []
+        var labels: [String] = []
+        var refused: [(String, String)] = []
+    }
+
+    func run(_ bytes: [UInt8], format: Format, progress: ProgressDisplay?) async throws -> Summary {
+        var summary = Summary()
+        var pending: [(JSONObject, ForeignHashParameters?)] = []
+        var source = Source(bytes: bytes, format: format)
+        var fileHash = flagsHash
+        var groups: [ForeignHashParameters] = []
+        var ordinal = 0
+        var write: Task<(AccountImportWriter.Outcome, [String]), any Error>?
+
+        func flush(_ users: [(JSONObject, ForeignHashParameters?)], first: Int) async throws {
+            let batch = Self.parse(users, first: first, now: now)
+            summary.failures += batch.refused
+            // The previous batch's write ran while this one was parsed: collect it before starting the next.
+            if let previous = write { try absorb(try await previous.value, into: &summary) }
+            let accounts = batch.accounts
+            write = Task { [store] in
+                (try await store.write { tx in try AccountImportWriter.write(accounts, existing: .skip, tx) }, batch.labels)
+            }
+        }
+
+        while let item = try source.next() {
+            switch item {
+            case .member("gatehouseHash", let value):
+                if flagsHash == nil { fileHash = try Self.hashOptions(value) }
+            case .member("gatehouseHashGroups", .array(let items)):
+                groups = try items.map { item in
+                    guard let options = try Self.hashOptions(item) else {
+                        throw AuthExportJSONReader.Failure.malformed(offset: 0, "a gatehouseHashGroups entry names no hashAlgorithm")
+                    }
+                    return options
+                }
+            case .member:
+                continue
+            case .user(let member, let object):
+                var hash = fileHash
+                if member == "gatehouseUsers" {
+                    let index = object["gatehouseHashGroup"]?.intValue.map(Int.init) ?? -1
+                    hash = groups.indices.contains(index) ? groups[index] : nil
+                }
+                pending.append((object, hash))
+                if pending.count >= batchSize {
+                    try await flush(pending, first: ordinal)
+                    ordinal += pending.count
+                    pending.removeAll(keepingCapacity: true)
+                    progress?.update(done: source.position, users: summary.total + (write == nil ? 0 : batchSize))
+                }
+            }
+        }
+        if !pending.isEmpty { try await flush(pending, first: ordinal) }
+        if let last = write { try absorb(try await last.value, into: &summary) }
+        progress?.finish(done: bytes.count, users: summary.total)
+        return summary
+    }
+
+    private func absorb(_ result: (AccountImportWriter.Outcome, [String]), into summary: inout Summary) throws {
+        let (outcome, labels) = result
+        summary.imported += outcome.imported
+        summary.skipped += outcome.skipped
+        summary.failures += outcome.failures.map { (labels[$0.0], $0.1) }
+    }
+
+    /// Checks each user of a batch; `accounts` positions index `labels`.
+    private static func parse(_ users: [(JSONObject, ForeignHashParameters?)], first: Int, now: Int64) -> Batch {
+        var batch = Batch()
+        for (offset, (object, hash)) in users.enumerated() {
+            let label = object["localId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "#\(first + offset + 1)"
+            do {
+                let account = try ImportedAccount(object, hash: hash, now: now)
+                batch.accounts.append((batch.labels.count, account))
+                batch.labels.append(label)
+            } catch {
+                batch.refused.append((label, error.message))
+            }
+        }
+        return batch
+    }
+
+    static func hashOptions(_ value: JSONValue) throws -> ForeignHashParameters? {
+        guard case .object(let object) = value else { throw AuthExportJSONReader.Failure.malformed(offset: 0, "a hash configuration must be an object") }
+        return try ImportHashOptions.parse(RequestBody(object: object))
+    }
+
+    /// The file's users, whatever its format.
+    private struct Source {
+        var json: AuthExportJSONReader?
+        var csv: AuthExportCSV.Rows?
+
+        init(bytes: [UInt8], format: Format) {
+            switch format {
+            case .json: json = AuthExportJSONReader(bytes: bytes)
+            case .csv: csv = AuthExportCSV.Rows(bytes: bytes)
+            }
+        }
+
+        var position: Int { json?.position ?? csv?.position ?? 0 }
+
+        mutating func next() throws -> AuthExportJSONReader.Item? {
+            if json != nil { return try json!.next() }
+            guard let row = csv?.next() else { return nil }
+            return .user(member: "users", AuthExportCSV.user(row))
+        }
+    }
+}
