@@ -5,7 +5,7 @@ struct Arguments: Equatable {
                                   "from", "to", "key-file", "gateway-url", "certificate", "key-id",
                                   // users import: firebase-tools' auth:import hash flags, and the file format
                                   "hash-algo", "hash-key", "salt-separator", "rounds", "mem-cost", "parallelization",
-                                  "block-size", "dk-len", "hash-input-order", "format"]
+                                  "block-size", "dk-len", "hash-input-order", "format", "batch-size"]
 
     var positional: [String] = []
     var flags: [String: String] = [:]

@@ -90,11 +90,11 @@ enum HelpText {
     """
 
     static let users = """
-    gateway users import FILE [--format json|csv] [--data-dir DIR | --database-url URL]
+    gateway users import FILE [--format json|csv] [--batch-size N] [--data-dir DIR | --database-url URL]
                               [--hash-algo A] [--hash-key K] [--salt-separator S] [--rounds N] [--mem-cost M]
                               [--parallelization P] [--block-size B] [--dk-len L] [--hash-input-order SALT_FIRST|PASSWORD_FIRST]
       Reads a file written by `firebase auth:export` (JSON, or CSV for a .csv name) and writes its users into the
-      database, 1000 per transaction, safe while gateways run. The hash flags are those of `firebase auth:import`,
+      database, N (default 1000) per transaction, safe while gateways run. The hash flags are those of `firebase auth:import`,
       with the values from the Firebase console (Authentication → Users → ⋮ → Password hash parameters), e.g.
       --hash-algo SCRYPT --hash-key <base64_signer_key> --salt-separator <base64_salt_separator> --rounds 8
       --mem-cost 14. A file written by `gateway users export` carries its own hash parameters.

@@ -29,6 +29,12 @@ enum UsersCommands {
     static func importUsers(from path: String, flags: [String: String], configuration: GatewayConfiguration) async throws -> (Int32, String) {
         let hash = try hashOptions(flags)
         let format = try format(of: path, flags: flags)
+        let batchSize = try flags["batch-size"].map { text in
+            guard let size = Int(text), (1...10_000).contains(size) else {
+                throw Arguments.Failure(description: "--batch-size must be 1 to 10000")
+            }
+            return size
+        } ?? 1000
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Arguments.Failure(description: "cannot read \(path)")
         }
@@ -36,7 +42,8 @@ enum UsersCommands {
         let store = try StoreOpening.openStore(configuration)
         let summary: UserImportRun.Summary
         do {
-            let run = UserImportRun(store: store, flagsHash: hash, now: SystemTime().nowMilliseconds)
+            var run = UserImportRun(store: store, flagsHash: hash, now: SystemTime().nowMilliseconds)
+            run.batchSize = batchSize
             summary = try await run.run(bytes, format: format, progress: ProgressDisplay(total: bytes.count, verb: "imported"))
         } catch {
             await GatewayCommand.closeReporting(store)

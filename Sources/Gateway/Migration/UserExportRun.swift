@@ -33,15 +33,17 @@ struct UserExportRun {
         let output = try BufferedFile(path: partial)
         let grouped = try BufferedFile(path: groupsPath)
         var summary = Summary()
-        let primary = try await firstPasswordHash()
-        var groupIndex: [String: Int] = [:]
-        if let primary {
+        let primaryKey = try await mostCommonHashKey()
+        let primary = primaryKey.flatMap(Self.hashOptions(key:))
+        // Stored configuration (algorithm and parameter text) → its group; nil for the configuration of `users`.
+        var groupOf: [String: Int?] = [:]
+        if let primaryKey, let primary {
+            groupOf[primaryKey] = .some(nil)
             summary.primaryHash = primary
             output.write("{\"gatehouseHash\":" + JSONSerializer.string(.object(primary)) + ",\n\"users\":[")
         } else {
             output.write("{\"users\":[")
         }
-        let primaryKey = primary.map { JSONSerializer.string(.object($0)) }
         var after: String?
         var firstInUsers = true
         var firstGrouped = true
@@ -52,15 +54,22 @@ struct UserExportRun {
             guard let last = page.last else { break }
             for (user, identities) in page {
                 var object = Self.render(user, identities: identities)
-                let hash = user.password.flatMap(ImportedPasswordCredential.parameters(of:)).map(ImportHashOptions.render)
-                let key = hash.map { JSONSerializer.string(.object($0)) }
-                if let hash, let key, key != primaryKey {
-                    let index = groupIndex[key] ?? {
-                        summary.groups.append(hash)
-                        groupIndex[key] = summary.groups.count - 1
-                        return summary.groups.count - 1
-                    }()
-                    object["gatehouseHashGroup"] = .int(Int64(index))
+                var group: Int?
+                if let credential = user.password {
+                    let key = Self.key(credential)
+                    if let known = groupOf[key] {
+                        group = known
+                    } else {
+                        // A configuration the first pass did not make primary: a new group (unknown algorithms too,
+                        // so no user is left out; `gateway users import` reports those it cannot read).
+                        let options = Self.hashOptions(key: key) ?? ["hashAlgorithm": .string(credential.algorithm)]
+                        summary.groups.append(options)
+                        group = summary.groups.count - 1
+                        groupOf[key] = .some(group)
+                    }
+                }
+                if let group {
+                    object["gatehouseHashGroup"] = .int(Int64(group))
                     grouped.write((firstGrouped ? "\n" : ",\n") + JSONSerializer.string(.object(object)))
                     firstGrouped = false
                     summary.groupedUsers += 1
@@ -91,18 +100,30 @@ struct UserExportRun {
         return summary
     }
 
-    /// The configuration of the first user with a password: the one `users` carries (usually everyone's).
-    private func firstPasswordHash() async throws -> JSONObject? {
+    /// The stored hash configuration most users have: the one `users` carries, so `firebase auth:import` with one
+    /// set of flags takes as many users as possible. A first pass over the accounts (without their identities).
+    private func mostCommonHashKey() async throws -> String? {
+        var counts: [String: Int] = [:]
         var after: String?
         while true {
             let page = try await store.read { [after, pageSize] tx in try tx.users(afterLocalId: after, limit: pageSize) }
-            guard let last = page.last else { return nil }
-            if let credential = page.lazy.compactMap(\.password).first,
-               let parameters = ImportedPasswordCredential.parameters(of: credential) {
-                return ImportHashOptions.render(parameters)
-            }
+            guard let last = page.last else { break }
+            for credential in page.lazy.compactMap(\.password) { counts[Self.key(credential), default: 0] += 1 }
             after = last.localId
         }
+        return counts.filter { Self.hashOptions(key: $0.key) != nil }.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    }
+
+    /// Credentials with the same algorithm and parameter text share a configuration (the salt and hash differ).
+    private static func key(_ credential: PasswordCredential) -> String {
+        credential.algorithm + "\u{0}" + credential.parameters
+    }
+
+    private static func hashOptions(key: String) -> JSONObject? {
+        let parts = key.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        let probe = PasswordCredential(algorithm: String(parts[0]), parameters: String(parts[1]), hash: [], salt: [])
+        return ImportedPasswordCredential.parameters(of: probe).map(ImportHashOptions.render)
     }
 
     /// One user as `auth:export` writes it: hashes in standard base64, times in milliseconds as strings.
