@@ -13,6 +13,25 @@ public enum ImportedPasswordCredential {
     /// The gateway's own scrypt (see `ScryptPasswordHasher`), which Firebase can import as `STANDARD_SCRYPT`.
     public static let gatewayScryptName = "SCRYPT"
 
+    /// The stored algorithm name and parameter text of one configuration, made once and shared by every user an
+    /// import gives that configuration (serialising it per user was a tenth of an import's time).
+    public struct Template: Sendable, Equatable {
+        public let parameters: ForeignHashParameters
+        public let algorithm: String
+        public let parametersText: String
+
+        public init(_ parameters: ForeignHashParameters) {
+            let probe = ImportedPasswordCredential.make(hash: [], salt: [], parameters: parameters)
+            self.parameters = parameters
+            self.algorithm = probe.algorithm
+            self.parametersText = probe.parameters
+        }
+
+        public func credential(hash: [UInt8], salt: [UInt8]) -> PasswordCredential {
+            PasswordCredential(algorithm: algorithm, parameters: parametersText, hash: hash, salt: salt)
+        }
+    }
+
     public static func make(hash: [UInt8], salt: [UInt8], parameters p: ForeignHashParameters) -> PasswordCredential {
         var fields: JSONObject = [:]
         switch p.algorithm {

@@ -24,7 +24,7 @@ struct ImportedAccount: Sendable {
     /// - Parameters:
     ///   - hash: the request's (or file's) hash configuration; nil when it names none.
     ///   - now: milliseconds since the epoch, the creation time of users that carry none.
-    init(_ object: JSONObject, hash: ForeignHashParameters?, now: Int64) throws(Refusal) {
+    init(_ object: JSONObject, hash: ImportedPasswordCredential.Template?, now: Int64) throws(Refusal) {
         let body = RequestBody(object: object)
         do {
             try self.init(body, hash: hash, now: now)
@@ -40,7 +40,7 @@ struct ImportedAccount: Sendable {
         }
     }
 
-    private init(_ body: RequestBody, hash: ForeignHashParameters?, now: Int64) throws {
+    private init(_ body: RequestBody, hash: ImportedPasswordCredential.Template?, now: Int64) throws {
         for field in Self.unsupportedFields where Self.isPresent(body.object[field]) {
             throw Refusal("\(field) is not supported by this gateway yet: the user was not imported")
         }
@@ -48,7 +48,7 @@ struct ImportedAccount: Sendable {
             throw Refusal("rawPassword is not imported: import a passwordHash, or set the password with accounts:update")
         }
         guard let localId = try body.string("localId"), !localId.isEmpty else { throw Refusal("localId is missing") }
-        guard localId.count <= ProfileLimits.localId else { throw Refusal("localId is longer than 128 characters") }
+        guard localId.utf8.count <= ProfileLimits.localId || localId.count <= ProfileLimits.localId else { throw Refusal("localId is longer than 128 characters") }
         let createdAt = try Self.milliseconds(body, "createdAt") ?? now
         var user = UserRecord(localId: localId, validSince: 0, createdAt: createdAt)
         if let email = try body.string("email"), !email.isEmpty {
@@ -81,14 +81,14 @@ struct ImportedAccount: Sendable {
         self.identities = try Self.identities(body, localId: localId, linkedAt: createdAt)
     }
 
-    private static func password(_ body: RequestBody, hash: ForeignHashParameters?) throws -> PasswordCredential? {
+    private static func password(_ body: RequestBody, hash: ImportedPasswordCredential.Template?) throws -> PasswordCredential? {
         guard let hashText = try body.string("passwordHash"), !hashText.isEmpty else { return nil }
         guard let hash else { throw Refusal("passwordHash needs a hashAlgorithm") }
         // BCRYPT hashes are modular-crypt strings; Firebase's export still base64-encodes them, as it does others.
         guard let stored = Base64.decode(hashText) else { throw Refusal("passwordHash is not base64") }
         let saltText = try body.string("salt") ?? ""
         guard let salt = saltText.isEmpty ? [] : Base64.decode(saltText) else { throw Refusal("salt is not base64") }
-        return ImportedPasswordCredential.make(hash: stored, salt: salt, parameters: hash)
+        return hash.credential(hash: stored, salt: salt)
     }
 
     /// Federated identities. `password` and `phone` entries describe the email/password and the phone number,

@@ -38,15 +38,16 @@ struct UserImportRun {
 
     func run(_ bytes: [UInt8], format: Format, progress: ProgressDisplay?) async throws -> Summary {
         var summary = Summary()
-        var pending: [(JSONObject, ForeignHashParameters?)] = []
+        typealias Template = ImportedPasswordCredential.Template
+        var pending: [(JSONObject, Template?)] = []
         var source = Source(bytes: bytes, format: format)
-        var fileHash = flagsHash
-        var groups: [ForeignHashParameters] = []
+        var fileHash = flagsHash.map(Template.init)
+        var groups: [Template] = []
         var ordinal = 0
         var write: Task<(AccountImportWriter.Outcome, [String]), any Error>?
 
-        func flush(_ users: [(JSONObject, ForeignHashParameters?)], first: Int) async throws {
-            let batch = Self.parse(users, first: first, now: now)
+        func flush(_ users: [(JSONObject, Template?)], first: Int) async throws {
+            let batch = await Self.parseInParallel(users, first: first, now: now)
             summary.failures += batch.refused
             // The previous batch's write ran while this one was parsed: collect it before starting the next.
             if let previous = write { try absorb(try await previous.value, into: &summary) }
@@ -59,13 +60,13 @@ struct UserImportRun {
         while let item = try source.next() {
             switch item {
             case .member("gatehouseHash", let value):
-                if flagsHash == nil { fileHash = try Self.hashOptions(value) }
+                if flagsHash == nil { fileHash = try Self.hashOptions(value).map(Template.init) }
             case .member("gatehouseHashGroups", .array(let items)):
                 groups = try items.map { item in
                     guard let options = try Self.hashOptions(item) else {
                         throw AuthExportJSONReader.Failure.malformed(offset: 0, "a gatehouseHashGroups entry names no hashAlgorithm")
                     }
-                    return options
+                    return Template(options)
                 }
             case .member:
                 continue
@@ -97,11 +98,28 @@ struct UserImportRun {
         summary.failures += outcome.failures.map { (labels[$0.0], $0.1) }
     }
 
+    /// Checks a batch in two halves at once (checking costs more CPU than writing, and the writer has its own
+    /// thread), keeping file order.
+    private static func parseInParallel(_ users: [(JSONObject, ImportedPasswordCredential.Template?)], first: Int,
+                                        now: Int64) async -> Batch {
+        let middle = users.count / 2
+        guard middle > 0 else { return parse(users[...], first: first, now: now) }
+        async let head = parse(users[..<middle], first: first, now: now)
+        let tail = parse(users[middle...], first: first, now: now)
+        var batch = await head
+        let offset = batch.labels.count
+        batch.accounts += tail.accounts.map { ($0.0 + offset, $0.1) }
+        batch.labels += tail.labels
+        batch.refused += tail.refused
+        return batch
+    }
+
     /// Checks each user of a batch; `accounts` positions index `labels`.
-    private static func parse(_ users: [(JSONObject, ForeignHashParameters?)], first: Int, now: Int64) -> Batch {
+    private static func parse(_ users: ArraySlice<(JSONObject, ImportedPasswordCredential.Template?)>, first: Int,
+                              now: Int64) -> Batch {
         var batch = Batch()
-        for (offset, (object, hash)) in users.enumerated() {
-            let label = object["localId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "#\(first + offset + 1)"
+        for (position, (object, hash)) in zip(users.indices, users) {
+            let label = object["localId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "#\(first + position + 1)"
             do {
                 let account = try ImportedAccount(object, hash: hash, now: now)
                 batch.accounts.append((batch.labels.count, account))

@@ -146,7 +146,7 @@ struct RequestBody: Sendable {
         var result = JSONObject()
         for (key, value) in object {
             var name = key
-            if name.contains("_") {
+            if name.utf8.contains(UInt8(ascii: "_")) {
                 let parts = name.split(separator: "_", omittingEmptySubsequences: true)
                 name = parts.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
             }

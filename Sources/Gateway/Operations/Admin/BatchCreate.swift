@@ -35,6 +35,7 @@ enum BatchCreate {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let request = try Request(context.body)
         let now = services.time.nowMilliseconds
+        let template = request.hash.map(ImportedPasswordCredential.Template.init)
         var failures: [(Int, String)] = []
         var accounts: [(Int, ImportedAccount)] = []
         for (index, object) in request.users.enumerated() {
@@ -43,7 +44,7 @@ enum BatchCreate {
                 continue
             }
             do {
-                accounts.append((index, try ImportedAccount(object, hash: request.hash, now: now)))
+                accounts.append((index, try ImportedAccount(object, hash: template, now: now)))
             } catch {
                 failures.append((index, error.message))
             }
