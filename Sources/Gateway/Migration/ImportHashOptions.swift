@@ -15,10 +15,7 @@ enum ImportHashOptions {
 
     /// The configuration in `body`, or nil when it names no algorithm (then users must not carry hashes).
     static func parse(_ body: RequestBody) throws -> ForeignHashParameters? {
-        guard let name = try body.string("hashAlgorithm") else { return nil }
-        guard let algorithm = ForeignHashAlgorithm(rawValue: name) else {
-            throw AuthError(.invalidHashAlgorithm, String(name.prefix(40)))
-        }
+        // Every field is type-checked, named algorithm or not, so a malformed one is never silently ignored.
         let order = try body.string("passwordHashOrder")
         let saltFirst: Bool?
         switch order {
@@ -29,23 +26,25 @@ enum ImportHashOptions {
             throw WireError.invalidPayload("Invalid value at 'password_hash_order' (TYPE_ENUM), \"\(other.prefix(40))\"",
                                            reason: "invalid")
         }
-        var p = ForeignHashParameters(
-            algorithm: algorithm, signerKey: try bytes(body, "signerKey", code: .invalidHashKey),
-            saltSeparator: try bytes(body, "saltSeparator", code: .invalidHashSaltSeparator),
-            rounds: try int(body, "rounds"), saltFirst: saltFirst)
+        let signerKey = try bytes(body, "signerKey", code: .invalidHashKey)
+        let saltSeparator = try bytes(body, "saltSeparator", code: .invalidHashSaltSeparator)
+        let numbers = try ["rounds", "memoryCost", "cpuMemCost", "parallelization", "blockSize", "dkLen"].map { try int(body, $0) }
+        guard let name = try body.string("hashAlgorithm") else { return nil }
+        guard let algorithm = ForeignHashAlgorithm(rawValue: name) else {
+            throw AuthError(.invalidHashAlgorithm, String(name.prefix(40)))
+        }
+        var p = ForeignHashParameters(algorithm: algorithm, signerKey: signerKey, saltSeparator: saltSeparator,
+                                      rounds: numbers[0], saltFirst: saltFirst)
         switch algorithm {
         case .firebaseScrypt:
-            p.memoryCost = try int(body, "memoryCost")
+            p.memoryCost = numbers[1]
             guard !p.signerKey.isEmpty else { throw AuthError(.invalidHashKey, "SCRYPT needs signerKey") }
             guard (1...8).contains(p.rounds) else { throw AuthError(.invalidHashRounds, "SCRYPT rounds must be 1 to 8") }
             guard (1...14).contains(p.memoryCost) else {
                 throw AuthError(.invalidHashMemoryCost, "SCRYPT memoryCost must be 1 to 14")
             }
         case .standardScrypt:
-            p.memoryCost = try int(body, "cpuMemCost")
-            p.parallelization = try int(body, "parallelization")
-            p.blockSize = try int(body, "blockSize")
-            p.derivedKeyLength = try int(body, "dkLen")
+            (p.memoryCost, p.parallelization, p.blockSize, p.derivedKeyLength) = (numbers[2], numbers[3], numbers[4], numbers[5])
             try checkStandardScrypt(p)
         case .bcrypt:
             break
