@@ -265,3 +265,20 @@ def test_cli_reports_failures_and_exits_non_zero(make_gateway, tmp_path):
     assert signed_in.status_code == 200, signed_in.text
     bad_flags = run_cli("users", "import", str(source), "--data-dir", str(gw.data_dir), "--hash-algo", "SCRYPT", "--rounds", "9")
     assert bad_flags.returncode == 2 and "INVALID_HASH" in bad_flags.stderr
+
+
+def test_cli_import_into_postgres_beside_a_running_gateway(make_gateway, pg_database, tmp_path):
+    """The same import against PostgreSQL (`--database-url`), while a gateway serves from that database."""
+    source = tmp_path / "users.json"
+    make_export(source, 300)
+    gw = make_gateway(config={"email": {"scrypt": CHEAP_SCRYPT}}, env={"GATEHOUSE_MASTER_KEY": "5e" * 32},
+                      database_url=pg_database)
+    first = run_cli("users", "import", str(source), "--database-url", pg_database, *HASH_FLAGS, "--batch-size", "64")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "300 users read: 300 imported, 0 already there (skipped), 0 failed" in first.stdout
+    again = run_cli("users", "import", str(source), "--database-url", pg_database, *HASH_FLAGS)
+    assert "0 imported, 300 already there (skipped), 0 failed" in again.stdout
+    sign_in_everyone(gw, 300)
+    exported = tmp_path / "export.json"
+    assert run_cli("users", "export", str(exported), "--database-url", pg_database).returncode == 0
+    assert len(json.loads(exported.read_text())["users"]) + len(json.loads(exported.read_text()).get("gatehouseUsers", [])) == 300
