@@ -29,9 +29,12 @@ struct MigrationFileTests {
         #expect(items.count == 5)
         guard case .member("gatehouseHash", let hash) = items[0] else { Issue.record("no hash member"); return }
         #expect(hash["hashAlgorithm"] == "BCRYPT")
-        guard case .user("users", let first) = items[1], case .user("users", let second) = items[2],
-              case .member("other", .int(42)) = items[3], case .user("users", let third) = items[4]
+        guard case .user("users", let firstBytes) = items[1], case .user("users", let secondBytes) = items[2],
+              case .member("other", .int(42)) = items[3], case .user("users", let thirdBytes) = items[4]
         else { Issue.record("unexpected items \(items)"); return }
+        let first = try JSONParser.parse(Array(firstBytes))
+        let second = try JSONParser.parse(Array(secondBytes))
+        let third = try JSONParser.parse(Array(thirdBytes))
         #expect(first["displayName"] == "Curly } and ] \"quoted\" {")
         #expect(second["providerUserInfo"]?.arrayValue?.count == 1)
         #expect(third["localId"] == "c")
@@ -80,12 +83,14 @@ struct MigrationFileTests {
         run.batchSize = 4
         let firstTen = Array(("{\"users\":[" + users.prefix(10).joined(separator: ",") + "]}").utf8)
         #expect(try await run.run(firstTen, format: .json, progress: nil).imported == 10)
-        let all = Array(("{\"users\":[" + users.joined(separator: ",") + ",{\"localId\":\"bad\",\"email\":\"x\"}]}").utf8)
+        let all = Array(("{\"users\":[" + users.joined(separator: ",") + ",{\"localId\":\"bad\",\"email\":\"x\"}"
+            + ",{\"localId\":\"broken\",\"email\": }]}").utf8)
         let second = try await run.run(all, format: .json, progress: nil)
         #expect((second.imported, second.skipped) == (15, 10))
-        #expect(second.failures.map(\.0) == ["bad"] && second.failures.map(\.1) == ["email is invalid"])
+        #expect(second.failures.map(\.0) == ["bad", "#27"])
+        #expect(second.failures.first?.1 == "email is invalid" && second.failures.last?.1.hasPrefix("not valid JSON") == true)
         let third = try await run.run(all, format: .json, progress: nil)
-        #expect((third.imported, third.skipped, third.failures.count) == (0, 25, 1))
+        #expect((third.imported, third.skipped, third.failures.count) == (0, 25, 2))
         let stored = try #require(try await store.read { try $0.user(localId: "u24") })
         #expect(ImportedPasswordCredential.verify("pw24", against: try #require(stored.password)))
         #expect(stored.createdAt == 1_700_000_000_000)

@@ -16,8 +16,9 @@ struct AuthExportJSONReader {
 
     /// What the scan meets, in file order.
     enum Item {
-        /// One element of the array member `member` (`users`, `gatehouseUsers`).
-        case user(member: String, JSONObject)
+        /// One element of the array member `member` (`users`, `gatehouseUsers`): the bytes of a JSON object, cut
+        /// out but not parsed, so callers can parse many users at once on several threads.
+        case user(member: String, ArraySlice<UInt8>)
         /// Any other top-level member, parsed whole (the extension's hash configurations).
         case member(String, JSONValue)
     }
@@ -75,9 +76,12 @@ struct AuthExportJSONReader {
                     skipSpace()
                 }
                 state = .inArray(name, expectingFirst: false)
-                let value = try parseValue()
-                guard case .object(let object) = value else { throw fail("each entry of \(name) must be an object") }
-                return .user(member: name, object)
+                guard peek() == UInt8(ascii: "{") else {
+                    throw fail("each entry of \(name) must be an object")
+                }
+                let start = position
+                position = try valueEnd(from: start)
+                return .user(member: name, bytes[start..<position])
             }
         }
     }

@@ -36,18 +36,28 @@ struct UserImportRun {
         var refused: [(String, String)] = []
     }
 
+    /// One user as the file gives it: the bytes of a JSON object (parsed with the batch) or a CSV row's object.
+    enum PendingUser: Sendable {
+        case json(member: String, ArraySlice<UInt8>)
+        case object(JSONObject)
+    }
+
+    /// The hash configurations in force for a batch: the file's (or the flags') and the extension's groups.
+    struct Hashes: Sendable {
+        var file: ImportedPasswordCredential.Template?
+        var groups: [ImportedPasswordCredential.Template] = []
+    }
+
     func run(_ bytes: [UInt8], format: Format, progress: ProgressDisplay?) async throws -> Summary {
         var summary = Summary()
-        typealias Template = ImportedPasswordCredential.Template
-        var pending: [(JSONObject, Template?)] = []
+        var pending: [PendingUser] = []
         var source = Source(bytes: bytes, format: format)
-        var fileHash = flagsHash.map(Template.init)
-        var groups: [Template] = []
+        var hashes = Hashes(file: flagsHash.map(ImportedPasswordCredential.Template.init))
         var ordinal = 0
         var write: Task<(AccountImportWriter.Outcome, [String]), any Error>?
 
-        func flush(_ users: [(JSONObject, Template?)], first: Int) async throws {
-            let batch = await Self.parseInParallel(users, first: first, now: now)
+        func flush(_ users: [PendingUser], first: Int) async throws {
+            let batch = await Self.parseInParallel(users, hashes: hashes, first: first, now: now)
             summary.failures += batch.refused
             // The previous batch's write ran while this one was parsed: collect it before starting the next.
             if let previous = write { try absorb(try await previous.value, into: &summary) }
@@ -59,30 +69,27 @@ struct UserImportRun {
 
         while let item = try source.next() {
             switch item {
-            case .member("gatehouseHash", let value):
-                if flagsHash == nil { fileHash = try Self.hashOptions(value).map(Template.init) }
-            case .member("gatehouseHashGroups", .array(let items)):
-                groups = try items.map { item in
+            case .json(.member("gatehouseHash", let value)):
+                if flagsHash == nil { hashes.file = try Self.hashOptions(value).map(ImportedPasswordCredential.Template.init) }
+            case .json(.member("gatehouseHashGroups", .array(let items))):
+                hashes.groups = try items.map { item in
                     guard let options = try Self.hashOptions(item) else {
                         throw AuthExportJSONReader.Failure.malformed(offset: 0, "a gatehouseHashGroups entry names no hashAlgorithm")
                     }
-                    return Template(options)
+                    return ImportedPasswordCredential.Template(options)
                 }
-            case .member:
+            case .json(.member):
                 continue
-            case .user(let member, let object):
-                var hash = fileHash
-                if member == "gatehouseUsers" {
-                    let index = object["gatehouseHashGroup"]?.intValue.map(Int.init) ?? -1
-                    hash = groups.indices.contains(index) ? groups[index] : nil
-                }
-                pending.append((object, hash))
-                if pending.count >= batchSize {
-                    try await flush(pending, first: ordinal)
-                    ordinal += pending.count
-                    pending.removeAll(keepingCapacity: true)
-                    progress?.update(done: source.position, users: summary.total + (write == nil ? 0 : batchSize))
-                }
+            case .json(.user(let member, let slice)):
+                pending.append(.json(member: member, slice))
+            case .csv(let object):
+                pending.append(.object(object))
+            }
+            if pending.count >= batchSize {
+                try await flush(pending, first: ordinal)
+                ordinal += pending.count
+                pending.removeAll(keepingCapacity: true)
+                progress?.update(done: source.position, users: summary.total + (write == nil ? 0 : batchSize))
             }
         }
         if !pending.isEmpty { try await flush(pending, first: ordinal) }
@@ -98,14 +105,13 @@ struct UserImportRun {
         summary.failures += outcome.failures.map { (labels[$0.0], $0.1) }
     }
 
-    /// Checks a batch in two halves at once (checking costs more CPU than writing, and the writer has its own
-    /// thread), keeping file order.
-    private static func parseInParallel(_ users: [(JSONObject, ImportedPasswordCredential.Template?)], first: Int,
-                                        now: Int64) async -> Batch {
+    /// Parses and checks a batch in two halves at once (this costs more CPU than writing, and the writer has its
+    /// own thread), keeping file order.
+    private static func parseInParallel(_ users: [PendingUser], hashes: Hashes, first: Int, now: Int64) async -> Batch {
         let middle = users.count / 2
-        guard middle > 0 else { return parse(users[...], first: first, now: now) }
-        async let head = parse(users[..<middle], first: first, now: now)
-        let tail = parse(users[middle...], first: first, now: now)
+        guard middle > 0 else { return parse(users[...], hashes: hashes, first: first, now: now) }
+        async let head = parse(users[..<middle], hashes: hashes, first: first, now: now)
+        let tail = parse(users[middle...], hashes: hashes, first: first, now: now)
         var batch = await head
         let offset = batch.labels.count
         batch.accounts += tail.accounts.map { ($0.0 + offset, $0.1) }
@@ -114,18 +120,37 @@ struct UserImportRun {
         return batch
     }
 
-    /// Checks each user of a batch; `accounts` positions index `labels`.
-    private static func parse(_ users: ArraySlice<(JSONObject, ImportedPasswordCredential.Template?)>, first: Int,
-                              now: Int64) -> Batch {
+    /// Checks each user of a batch; `accounts` positions index `labels`. A user that is not valid JSON fails alone.
+    private static func parse(_ users: ArraySlice<PendingUser>, hashes: Hashes, first: Int, now: Int64) -> Batch {
         var batch = Batch()
-        for (position, (object, hash)) in zip(users.indices, users) {
-            let label = object["localId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "#\(first + position + 1)"
+        for (position, user) in zip(users.indices, users) {
+            var label = "#\(first + position + 1)"
             do {
-                let account = try ImportedAccount(object, hash: hash, now: now)
+                var object: JSONObject
+                var hash = hashes.file
+                switch user {
+                case .object(let given):
+                    object = given
+                case .json(let member, let slice):
+                    guard case .object(let parsed) = try JSONParser.parse(Array(slice)) else {
+                        throw ImportedAccount.Refusal("not a JSON object")
+                    }
+                    object = parsed
+                    if member == "gatehouseUsers" {
+                        let index = object["gatehouseHashGroup"]?.intValue.map(Int.init) ?? -1
+                        hash = hashes.groups.indices.contains(index) ? hashes.groups[index] : nil
+                    }
+                }
+                if let localId = object["localId"]?.stringValue, !localId.isEmpty { label = localId }
+                let account = try ImportedAccount(object, hash: hash, now: now, normalizingKeys: false)
                 batch.accounts.append((batch.labels.count, account))
                 batch.labels.append(label)
+            } catch let refusal as ImportedAccount.Refusal {
+                batch.refused.append((label, refusal.message))
+            } catch let error as JSONParseError {
+                batch.refused.append((label, "not valid JSON: \(error.description)"))
             } catch {
-                batch.refused.append((label, error.message))
+                batch.refused.append((label, "\(error)"))
             }
         }
         return batch
@@ -150,10 +175,15 @@ struct UserImportRun {
 
         var position: Int { json?.position ?? csv?.position ?? 0 }
 
-        mutating func next() throws -> AuthExportJSONReader.Item? {
-            if json != nil { return try json!.next() }
+        enum Item {
+            case json(AuthExportJSONReader.Item)
+            case csv(JSONObject)
+        }
+
+        mutating func next() throws -> Item? {
+            if json != nil { return try json!.next().map(Item.json) }
             guard let row = csv?.next() else { return nil }
-            return .user(member: "users", AuthExportCSV.user(row))
+            return .csv(AuthExportCSV.user(row))
         }
     }
 }

@@ -14,8 +14,8 @@ struct RequestBody: Sendable {
     /// passwords that are hashed or compared, and pages that must answer in HTML.
     private let refusesNUL: Bool
 
-    init(object: JSONObject, refusesNUL: Bool = true) {
-        self.object = RequestBody.normalizingKeys(object)
+    init(object: JSONObject, refusesNUL: Bool = true, normalizingKeys: Bool = true) {
+        self.object = normalizingKeys ? RequestBody.normalizingKeys(object) : object
         self.refusesNUL = refusesNUL
     }
 
