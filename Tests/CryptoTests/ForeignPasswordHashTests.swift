@@ -73,6 +73,14 @@ struct ForeignPasswordHashTests {
         #expect(ForeignPasswordHash.verify(password: Array("U*U".utf8), salt: [], storedHash: openBSD, parameters: parameters))
     }
 
+    @Test("bcrypt costs above 16 are refused before any work (one hash could hold a KDF thread for minutes)")
+    func bcryptCostLimit() {
+        let expensive = Array("$2b$31$3cBelGwWDgTqIdxSVKWjpOvYpqXR2MeR9mKEF0w7z8pyCIAQdhseS".utf8)
+        #expect(BCrypt.cost(of: expensive) == 31)
+        #expect(throws: CryptoError.invalidInput("bcrypt cost above 16")) { try BCrypt.hash(password: [1], setting: expensive) }
+        #expect(BCrypt.cost(of: Array("$2b$04$3cBelGwWDgTqIdxSVKWjpOvYpqXR2MeR9mKEF0w7z8pyCIAQdhseS".utf8)) == 4)
+    }
+
     @Test("a crypt(3) string of another method is not accepted as bcrypt")
     func otherCryptMethodsRefused() {
         // SHA-512 crypt of "pw": libxcrypt would verify it, but it is not what the import said.

@@ -89,6 +89,11 @@ struct UserImportTests {
             ["localId": "bad-phone", "phoneNumber": "555"],
             ["localId": "ok2", "disabled": true],
         ]])
+        let bcrypt = await gw.admin("batchCreate", ["hashAlgorithm": "BCRYPT", "users": [
+            ["localId": "slow", "passwordHash": .string(Base64.encode(Array("$2b$20$3cBelGwWDgTqIdxSVKWjpOvYpqXR2MeR9mKEF0w7z8pyCIAQdhseS".utf8)))],
+            ["localId": "notbcrypt", "passwordHash": "YWJj"]]])
+        #expect(bcrypt["error"]?.arrayValue?.map { $0["message"]?.stringValue ?? "" }
+            == ["bcrypt cost 20 is above 16", "passwordHash is not a bcrypt hash ($2a$, $2b$ or $2y$)"])
         #expect(reply.status == 200)
         let errors = reply["error"]?.arrayValue?.map { ($0["index"]?.intValue ?? -1, $0["message"]?.stringValue ?? "") }
         #expect(errors?.map(\.0) == [1, 2, 3, 4, 5, 6, 7, 8, 9])

@@ -89,6 +89,11 @@ struct ImportedAccount: Sendable {
         guard let hash else { throw Refusal("passwordHash needs a hashAlgorithm") }
         // BCRYPT hashes are modular-crypt strings; Firebase's export still base64-encodes them, as it does others.
         guard let stored = Base64.decode(hashText) else { throw Refusal("passwordHash is not base64") }
+        if hash.parameters.algorithm == .bcrypt {
+            // Refused here rather than failing every sign-in later: the user could never sign in.
+            guard let cost = BCrypt.cost(of: stored) else { throw Refusal("passwordHash is not a bcrypt hash ($2a$, $2b$ or $2y$)") }
+            guard cost <= BCrypt.maxCost else { throw Refusal("bcrypt cost \(cost) is above \(BCrypt.maxCost)") }
+        }
         let saltText = try body.string("salt") ?? ""
         guard let salt = saltText.isEmpty ? [] : Base64.decode(saltText) else { throw Refusal("salt is not base64") }
         return hash.credential(hash: stored, salt: salt)
