@@ -22,6 +22,12 @@ struct UserImportRun {
         /// `(user, message)`: the user's `localId`, or `#n` (its position in the file) when it has none.
         var failures: [(String, String)] = []
         var total: Int { imported + skipped + failures.count }
+
+        mutating func add(_ other: Summary) {
+            imported += other.imported
+            skipped += other.skipped
+            failures += other.failures
+        }
     }
 
     let store: any UserStore
@@ -33,7 +39,8 @@ struct UserImportRun {
     private struct Batch: Sendable {
         var accounts: [(Int, ImportedAccount)] = []
         var labels: [String] = []
-        var refused: [(String, String)] = []
+        /// `(label, message, localId)`: the localId when the user has one (a stored user is skipped, not failed).
+        var refused: [(String, String, String?)] = []
     }
 
     /// One user as the file gives it: the bytes of a JSON object (parsed with the batch) or a CSV row's object.
@@ -54,17 +61,13 @@ struct UserImportRun {
         var source = Source(bytes: bytes, format: format)
         var hashes = Hashes(file: flagsHash.map(ImportedPasswordCredential.Template.init))
         var ordinal = 0
-        var write: Task<(AccountImportWriter.Outcome, [String]), any Error>?
+        var write: Task<Summary, any Error>?
 
         func flush(_ users: [PendingUser], first: Int) async throws {
             let batch = await Self.parseInParallel(users, hashes: hashes, first: first, now: now)
-            summary.failures += batch.refused
             // The previous batch's write ran while this one was parsed: collect it before starting the next.
-            if let previous = write { try absorb(try await previous.value, into: &summary) }
-            let accounts = batch.accounts
-            write = Task { [store] in
-                (try await store.write { tx in try AccountImportWriter.write(accounts, existing: .skip, tx) }, batch.labels)
-            }
+            if let previous = write { summary.add(try await previous.value) }
+            write = Task { [store] in try await store.write { tx in try Self.write(batch, tx) } }
         }
 
         while let item = try source.next() {
@@ -93,16 +96,25 @@ struct UserImportRun {
             }
         }
         if !pending.isEmpty { try await flush(pending, first: ordinal) }
-        if let last = write { try absorb(try await last.value, into: &summary) }
+        if let last = write { summary.add(try await last.value) }
         progress?.finish(done: bytes.count, users: summary.total)
         return summary
     }
 
-    private func absorb(_ result: (AccountImportWriter.Outcome, [String]), into summary: inout Summary) throws {
-        let (outcome, labels) = result
-        summary.imported += outcome.imported
-        summary.skipped += outcome.skipped
-        summary.failures += outcome.failures.map { (labels[$0.0], $0.1) }
+    /// Writes a checked batch. A user refused by the checks but stored by an earlier run (with other flags, say)
+    /// is already imported: skipped, so resuming never turns finished work into failures.
+    private static func write(_ batch: Batch, _ tx: any StoreTransaction) throws -> Summary {
+        let outcome = try AccountImportWriter.write(batch.accounts, existing: .skip, tx)
+        var result = Summary(imported: outcome.imported, skipped: outcome.skipped,
+                             failures: outcome.failures.map { (batch.labels[$0.0], $0.1) })
+        for (label, message, localId) in batch.refused {
+            if let localId, try tx.user(localId: localId) != nil {
+                result.skipped += 1
+            } else {
+                result.failures.append((label, message))
+            }
+        }
+        return result
     }
 
     /// Parses and checks a batch in two halves at once (this costs more CPU than writing, and the writer has its
@@ -125,6 +137,7 @@ struct UserImportRun {
         var batch = Batch()
         for (position, user) in zip(users.indices, users) {
             var label = "#\(first + position + 1)"
+            var localId: String?
             do {
                 var object: JSONObject
                 var hash = hashes.file
@@ -141,16 +154,16 @@ struct UserImportRun {
                         hash = hashes.groups.indices.contains(index) ? hashes.groups[index] : nil
                     }
                 }
-                if let localId = object["localId"]?.stringValue, !localId.isEmpty { label = localId }
+                if let id = object["localId"]?.stringValue, !id.isEmpty { label = id; localId = id }
                 let account = try ImportedAccount(object, hash: hash, now: now, normalizingKeys: false)
                 batch.accounts.append((batch.labels.count, account))
                 batch.labels.append(label)
             } catch let refusal as ImportedAccount.Refusal {
-                batch.refused.append((label, refusal.message))
+                batch.refused.append((label, refusal.message, localId))
             } catch let error as JSONParseError {
-                batch.refused.append((label, "not valid JSON: \(error.description)"))
+                batch.refused.append((label, "not valid JSON: \(error.description)", nil))
             } catch {
-                batch.refused.append((label, "\(error)"))
+                batch.refused.append((label, "\(error)", localId))
             }
         }
         return batch
