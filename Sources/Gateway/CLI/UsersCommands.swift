@@ -35,10 +35,7 @@ enum UsersCommands {
             }
             return size
         } ?? 1000
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Arguments.Failure(description: "cannot read \(path)")
-        }
-        let bytes = [UInt8](data)
+        let bytes = try readWholeFile(path)
         let store = try StoreOpening.openStore(configuration)
         let summary: UserImportRun.Summary
         do {
@@ -111,6 +108,29 @@ enum UsersCommands {
         } catch let error as AuthError {
             throw Arguments.Failure(description: "hash parameters: \(error.message)")
         }
+    }
+
+    /// The file's bytes, read straight into one array (a `Data` first would hold a large export twice).
+    static func readWholeFile(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let size = Int(status.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let got = read(descriptor, buffer.baseAddress! + count, size - count)
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { failed = got < 0; break }
+                count += got
+            }
+        }
+        guard !failed else { throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        return bytes
     }
 
     static func format(of path: String, flags: [String: String]) throws -> UserImportRun.Format {

@@ -29,7 +29,11 @@ struct UserExportRun {
     func run(to path: String, progress: ProgressDisplay?) async throws -> Summary {
         let partial = path + ".partial"
         let groupsPath = path + ".groups.partial"
-        defer { try? FileManager.default.removeItem(atPath: groupsPath) }
+        var completed = false
+        defer {
+            try? FileManager.default.removeItem(atPath: groupsPath)
+            if !completed { try? FileManager.default.removeItem(atPath: partial) }
+        }
         let output = try BufferedFile(path: partial)
         let grouped = try BufferedFile(path: groupsPath)
         var summary = Summary()
@@ -96,6 +100,7 @@ struct UserExportRun {
         try output.close()
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         try FileManager.default.moveItem(atPath: partial, toPath: path)
+        completed = true
         progress?.finish(done: summary.users, users: summary.users)
         return summary
     }
@@ -159,6 +164,8 @@ struct UserExportRun {
 final class BufferedFile {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// The first failed write; later writes are dropped and `close()` reports it, so a full disk fails the export.
+    private var failure: (any Error)?
     private static let blockSize = 1 << 20
 
     init(path: String) throws {
@@ -168,8 +175,13 @@ final class BufferedFile {
     }
 
     func write(_ text: String) {
+        guard failure == nil else { return }
         buffer.append(contentsOf: text.utf8)
-        if buffer.count >= Self.blockSize { try? flush() }
+        guard buffer.count >= Self.blockSize else { return }
+        do { try flush() } catch {
+            failure = error
+            buffer.removeAll()
+        }
     }
 
     /// Appends another file's contents.
@@ -187,6 +199,7 @@ final class BufferedFile {
         var offset = 0
         while offset < buffer.count {
             let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, buffer.count - offset) }
+            if written < 0 && errno == EINTR { continue }
             guard written > 0 else { throw Arguments.Failure(description: "write failed: \(String(cString: strerror(errno)))") }
             offset += written
         }
@@ -194,6 +207,7 @@ final class BufferedFile {
     }
 
     func close() throws {
+        if let failure { throw failure }
         try flush()
         guard fsync(descriptor) == 0, Glibc.close(descriptor) == 0 else {
             throw Arguments.Failure(description: "closing the export failed: \(String(cString: strerror(errno)))")
