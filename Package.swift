@@ -56,6 +56,8 @@ let package = Package(
                 path: "Sources/Providers/Telegram", swiftSettings: strict),
         .target(name: "ProviderGitHub", dependencies: ["AuthCore", "ProviderKit", "Outbound", "WireFormats"], path: "Sources/Providers/GitHub",
                 swiftSettings: strict),
+        .target(name: "ProviderPhone", dependencies: ["AuthCore", "ProviderKit", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/Phone",
+                swiftSettings: strict),
         .target(name: "ProviderOIDC", dependencies: ["AuthCore", "ProviderKit", "Federation", "Crypto", "Outbound", "WireFormats"], path: "Sources/Providers/OIDC",
                 swiftSettings: strict),
 
@@ -65,7 +67,7 @@ let package = Package(
             dependencies: ["AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "Linking", "HTTP", "IPNetworks", "Outbound",
                            "Crypto", "WireFormats", "ProviderKit",
                            "ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderFacebook", "ProviderTelegram",
-                           "ProviderOIDC", "ProviderGitHub"],
+                           "ProviderOIDC", "ProviderGitHub", "ProviderPhone"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
 
@@ -89,5 +91,6 @@ let package = Package(
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderFacebookTests", dependencies: ["ProviderFacebook", "Federation", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderTelegramTests", dependencies: ["ProviderTelegram", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "ProviderPhoneTests", dependencies: ["ProviderPhone", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
     ]
 )

@@ -11,6 +11,9 @@ system_only=false
 [[ "${1:-}" == "--system-only" ]] && system_only=true
 
 packages=(libssl-dev libcrypt-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config python3-venv curl wrk sqlite3 postgresql)
+# Only the tests need these: nginx with a throwaway certificate in front of a gateway, systemd-analyze for the unit,
+# chromium for the JS SDK's popup and redirect sign-in.
+$system_only || packages+=(nginx openssl systemd chromium)
 
 say() { printf 'bootstrap: %s\n' "$*"; }
 
@@ -59,7 +62,21 @@ create_venv() {
   echo "$wanted" >"$stamp"
 }
 
+# The Firebase JS SDK for the browser tests of popup sign-in: a registry package that bundles a build of it
+# (firebase 11.3.1 inside a small web component), fetched without its dependencies and checked by hash.
+firebase_js_wheel=streamlit_firebase_auth-1.1.6-py3-none-any.whl
+firebase_js_sha256=ff14e3ad27d05c0ea7ee9e93bc67ade1c77089d561ab18f30aed4f6bf9f34e7b
+fetch_firebase_js() {
+  local dir=.venv/firebase-js
+  if [[ -f "$dir/$firebase_js_wheel" ]] && echo "$firebase_js_sha256  $dir/$firebase_js_wheel" | sha256sum -c --quiet; then
+    return
+  fi
+  say "fetching the Firebase JS SDK bundle ($firebase_js_wheel)"
+  .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps -d "$dir" streamlit-firebase-auth==1.1.6
+  echo "$firebase_js_sha256  $dir/$firebase_js_wheel" | sha256sum -c --quiet
+}
+
 install_missing_packages
 check_swift
-$system_only || create_venv
+$system_only || { create_venv; fetch_firebase_js; }
 say "ready"

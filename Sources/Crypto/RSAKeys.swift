@@ -115,9 +115,6 @@ public final class RSAPublicKey: @unchecked Sendable {
         try PEM.publicKeyPEM(key)
     }
 
-    /// The modulus size in bits.
-    public var bitCount: Int { key.bits }
-
     /// Whether `signature` is a valid RSASSA-PKCS1-v1_5 SHA-256 signature of `message` under this key.
     /// Malformed signatures are simply `false`.
     public func verifySHA256(signature: [UInt8], message: [UInt8]) -> Bool {

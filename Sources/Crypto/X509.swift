@@ -92,18 +92,6 @@ final class X509Certificate {
         return EVPKey(taking: key)
     }
 
-    /// The subject's commonName, or `nil` when absent.
-    var subjectCommonName: String? {
-        var buffer = [CChar](repeating: 0, count: 256)
-        let length = X509_NAME_get_text_by_NID(X509_get_subject_name(pointer), NID_commonName, &buffer,
-                                               Int32(buffer.count))
-        guard length >= 0 else {
-            OpenSSLErrorQueue.clear()
-            return nil
-        }
-        return String(decoding: buffer[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     var notBefore: Date? { Self.date(X509_get0_notBefore(pointer)) }
     var notAfter: Date? { Self.date(X509_get0_notAfter(pointer)) }
 

@@ -99,8 +99,8 @@ extension EventLoop {
     func sendErrorAndClose(_ connection: Connection, status: Int, reason: String) {
         connection.phase = .responding
         connection.closeAfterWrite = true
-        connection.output.append(contentsOf: ResponseWriter.errorResponse(status: status, reason: reason,
-                                                                          date: dates.current()))
+        connection.output.append(contentsOf: ResponseWriter.errorResponse(
+            context.configuration.refusalResponse(status, reason), date: dates.current()))
         connection.closeDeadline = MonotonicClock.nowMilliseconds() + context.lingerTimeout
         flush(connection)
     }

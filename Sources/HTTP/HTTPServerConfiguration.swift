@@ -35,8 +35,20 @@ public struct HTTPServerConfiguration: Sendable {
     /// How long a closing connection keeps draining unread input so the peer sees the final response
     /// rather than a reset.
     public var lingerTimeout: Duration = .seconds(2)
+    /// The response for a request the server refuses before any handler sees it (400 malformed, 408 too slow,
+    /// 413 body too large, 431 head too large, 503 shutting down), from its status and a reason in words.
+    /// Plain text by default; an application whose clients parse errors (Google's JSON envelope) renders its own.
+    /// The server still owns framing: the connection is closed after this response, whatever its headers say.
+    public var refusalResponse: @Sendable (_ status: Int, _ reason: String) -> HTTPResponse = HTTPServerConfiguration.plainRefusal
 
     public init() {}
+
+    /// The default refusal: `text/plain`, the reason and a newline.
+    public static func plainRefusal(status: Int, reason: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain; charset=utf-8")
+        return HTTPResponse(status: status, headers: headers, body: Array((reason + "\n").utf8))
+    }
 
     public init(host: String = "127.0.0.1", port: Int = 9099,
                 eventLoopCount: Int = HTTPServerConfiguration.onlineProcessorCount,

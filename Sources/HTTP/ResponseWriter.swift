@@ -35,12 +35,10 @@ enum ResponseWriter {
         return bytes
     }
 
-    /// A short plain-text response for requests the parser or the timers refused.
-    static func errorResponse(status: Int, reason: String, date: String) -> [UInt8] {
-        var headers = HTTPHeaders()
-        headers.add("Content-Type", "text/plain; charset=utf-8")
-        let response = HTTPResponse(status: status, headers: headers, body: Array((reason + "\n").utf8))
-        return serialize(response, isHeadRequest: false, keepAlive: false, http10KeepAlive: false, date: date)
+    /// The response for a request the parser or the timers refused, as the configuration renders it; always
+    /// followed by closing the connection.
+    static func errorResponse(_ response: HTTPResponse, date: String) -> [UInt8] {
+        serialize(response, isHeadRequest: false, keepAlive: false, http10KeepAlive: false, date: date)
     }
 
     /// Drops handler headers that would break framing or allow response splitting.

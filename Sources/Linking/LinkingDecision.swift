@@ -12,12 +12,17 @@ public enum LinkingCredential: Sendable, Equatable {
     case password(address: String)
     /// A new address for the signed-in user; `proven` when a code sent to it was used (verify-and-change).
     case emailChange(address: String, proven: Bool)
+    /// A phone number proven by a one-time code (or by a temporary proof from an earlier conflict). With
+    /// `answerConflictWithProof`, a number held by another account is answered in the body with a temporary
+    /// proof the client may sign in with (Firebase's first answer); otherwise with `PHONE_NUMBER_EXISTS`.
+    case phone(number: String, answerConflictWithProof: Bool)
 
     /// The address the credential carries, lower-cased.
     public var email: String? {
         switch self {
         case .federated(let identity): identity.email?.address.lowercased()
         case .emailLink(let address), .password(let address), .emailChange(let address, _): address.lowercased()
+        case .phone: nil
         }
     }
 
@@ -27,7 +32,7 @@ public enum LinkingCredential: Sendable, Equatable {
         switch self {
         case .federated(let identity): identity.email?.isTrusted ?? false
         case .emailLink: true
-        case .password: false
+        case .password, .phone: false
         case .emailChange(_, let proven): proven
         }
     }
@@ -69,12 +74,15 @@ public struct LinkingConflict: Sendable, Equatable {
         case userNotFound
         /// Reauthentication with an identity nobody has (SDKs report a user mismatch).
         case emailNotFound
+        /// Another account has the phone number.
+        case phoneNumberExists
     }
 
     public enum Answer: Sendable, Equatable {
         /// 400 with the code.
         case error
-        /// 200 with `errorMessage` and a pending credential (the client asked with `returnIdpCredential`).
+        /// 200 with `errorMessage` and a pending credential (the client asked with `returnIdpCredential`); for a
+        /// phone number, 200 with a temporary proof.
         case errorMessageWithPendingCredential
     }
 
@@ -94,6 +102,7 @@ public struct LinkingConflict: Sendable, Equatable {
         case .providerAlreadyLinked: .providerAlreadyLinked
         case .userNotFound: .userNotFound
         case .emailNotFound: .emailNotFound
+        case .phoneNumberExists: .phoneNumberExists
         }
     }
 }
@@ -148,10 +157,13 @@ public struct LinkingSnapshot: Sendable, Equatable {
     public var current: Account?
     /// The account whose top-level email equals the credential's email, if any.
     public var emailHolder: Account?
+    /// The account whose phone number is the credential's number, if any.
+    public var phoneHolder: Account?
 
-    public init(owner: Account? = nil, current: Account? = nil, emailHolder: Account? = nil) {
+    public init(owner: Account? = nil, current: Account? = nil, emailHolder: Account? = nil, phoneHolder: Account? = nil) {
         self.owner = owner
         self.current = current
         self.emailHolder = emailHolder
+        self.phoneHolder = phoneHolder
     }
 }

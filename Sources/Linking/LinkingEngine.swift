@@ -17,6 +17,8 @@ public enum LinkingEngine {
         case .emailChange:
             guard case .link(let localId) = intent else { return .conflict(.init(.userNotFound)) }
             return linkByEmail(localId, snapshot: snapshot)
+        case .phone(_, let withProof):
+            return phone(intent: intent, snapshot: snapshot, answer: withProof ? .errorMessageWithPendingCredential : .error)
         }
     }
 
@@ -83,6 +85,25 @@ public enum LinkingEngine {
             guard let current = snapshot.current, current.localId == localId else { return .conflict(.init(.userNotFound)) }
             if current.hasPassword { return .conflict(.init(.providerAlreadyLinked)) }
             if let holder = snapshot.emailHolder, holder.localId != localId { return .conflict(.init(.emailExists)) }
+            return .link(localId: localId, takeOverUnverifiedEmail: false)
+        }
+    }
+
+    /// A proven phone number signs in its account or creates one; with an ID token it becomes the signed-in user's
+    /// number (replacing an older one: Firebase's `updatePhoneNumber` is this call), unless another account has it.
+    /// Reauthentication (`autoCreate: false`) with a number nobody has is `USER_NOT_FOUND`, which the JS SDK's
+    /// phone error map turns into a user mismatch.
+    static func phone(intent: LinkingIntent, snapshot: LinkingSnapshot, answer: LinkingConflict.Answer) -> LinkingDecision {
+        switch intent {
+        case .signIn(let autoCreate):
+            if let holder = snapshot.phoneHolder { return .signIn(localId: holder.localId) }
+            return autoCreate ? .createUser : .conflict(.init(.userNotFound))
+        case .link(let localId):
+            if let holder = snapshot.phoneHolder {
+                return holder.localId == localId ? .alreadyLinked(localId: localId)
+                                                 : .conflict(.init(.phoneNumberExists, answer: answer))
+            }
+            guard let current = snapshot.current, current.localId == localId else { return .conflict(.init(.userNotFound)) }
             return .link(localId: localId, takeOverUnverifiedEmail: false)
         }
     }

@@ -9,7 +9,7 @@ struct Migration {
 /// BOOLEAN as a 0/1 INTEGER) with the same constraint names, so both backends report the same
 /// constraints. STRICT tables make SQLite enforce the column types as PostgreSQL does.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, outbox, counters]
+    static let all: [Migration] = [initialSchema, outbox, counters, initialEmail]
 
     /// The highest version this build knows.
     static var latestVersion: Int { all.last?.version ?? 0 }
@@ -130,5 +130,10 @@ enum Migrations {
             CONSTRAINT counters_pkey PRIMARY KEY (key)
         ) STRICT;
         CREATE INDEX counters_window_ends_at_idx ON counters (window_ends_at);
+        """)
+
+    /// Firebase's `initialEmail`: the address an account had before its first change of email.
+    static let initialEmail = Migration(version: 4, sql: """
+        ALTER TABLE users ADD COLUMN initial_email TEXT;
         """)
 }

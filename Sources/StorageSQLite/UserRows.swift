@@ -7,17 +7,17 @@ enum UserRows {
     static let columns = """
         local_id, email, email_verified, display_name, photo_url, phone_number, password_algorithm, \
         password_parameters, password_hash, password_salt, password_updated_at, email_link_signin, disabled, \
-        custom_attributes, valid_since, created_at, last_login_at, last_refresh_at, tenant_id
+        custom_attributes, valid_since, created_at, last_login_at, last_refresh_at, tenant_id, initial_email
         """
 
-    static let insert = "INSERT INTO users (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insert = "INSERT INTO users (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     /// Parameters: every column but `local_id`, then `local_id`.
     static let update = """
         UPDATE users SET email = ?, email_verified = ?, display_name = ?, photo_url = ?, phone_number = ?, \
         password_algorithm = ?, password_parameters = ?, password_hash = ?, password_salt = ?, \
         password_updated_at = ?, email_link_signin = ?, disabled = ?, custom_attributes = ?, valid_since = ?, \
-        created_at = ?, last_login_at = ?, last_refresh_at = ?, tenant_id = ? WHERE local_id = ?
+        created_at = ?, last_login_at = ?, last_refresh_at = ?, tenant_id = ?, initial_email = ? WHERE local_id = ?
         """
 
     static func values(_ user: UserRecord) -> [SQLValue] {
@@ -35,7 +35,7 @@ enum UserRows {
             .init(user.password?.hash), .init(user.password?.salt), .init(user.passwordUpdatedAt),
             .init(user.emailLinkSignin), .init(user.disabled), .init(user.customAttributes),
             .init(user.validSince), .init(user.createdAt), .init(user.lastLoginAt), .init(user.lastRefreshAt),
-            .init(user.tenantId),
+            .init(user.tenantId), .init(user.initialEmail),
         ]
     }
 
@@ -46,7 +46,7 @@ enum UserRows {
             password: try password(row), passwordUpdatedAt: row.optionalInteger(10),
             emailLinkSignin: try row.bool(11), disabled: try row.bool(12), customAttributes: row.optionalText(13),
             validSince: try row.integer(14), createdAt: try row.integer(15), lastLoginAt: row.optionalInteger(16),
-            lastRefreshAt: row.optionalInteger(17), tenantId: row.optionalText(18))
+            lastRefreshAt: row.optionalInteger(17), tenantId: row.optionalText(18), initialEmail: row.optionalText(19))
     }
 
     private static func password(_ row: Row) throws(StoreError) -> PasswordCredential? {

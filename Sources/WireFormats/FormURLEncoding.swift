@@ -7,6 +7,9 @@ public enum FormURLEncoding {
         pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 
+    /// One name or value escaped as `encode` escapes it.
+    public static func encodeComponent(_ text: String) -> String { escape(text) }
+
     /// Decodes `name=value&…`. `+` becomes a space, `%XX` becomes the byte XX, and an invalid escape (a `%` not
     /// followed by two hex digits) is kept literally rather than rejected, matching browsers. Empty segments are
     /// skipped; a segment without `=` is a name with an empty value. Bytes that are not valid UTF-8 are replaced

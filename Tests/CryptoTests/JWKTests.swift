@@ -23,7 +23,7 @@ struct JWKTests {
             Issue.record("RSA JWK did not become an RS256 key")
             return
         }
-        #expect(rsaKey.bitCount == 2048)
+        #expect(rsaKey.key.bits == 2048)
         #expect(Base64URL.encode(rsaKey.modulus) == rsaJWK.n)
         #expect(set.key(withID: "missing") == nil)
     }

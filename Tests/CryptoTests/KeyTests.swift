@@ -29,7 +29,7 @@ struct RSAKeyTests {
         let reloaded = try RSAPublicKey(pem: pem)
         #expect(reloaded.modulus == SharedKeys.rsa.publicKey.modulus)
         #expect(reloaded.exponent == [0x01, 0x00, 0x01])
-        #expect(reloaded.bitCount == 2048)
+        #expect(reloaded.key.bits == 2048)
         #expect(reloaded.modulus.count == 256)
     }
 

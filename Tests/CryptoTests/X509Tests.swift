@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Crypto
+import COpenSSL
 
 @Suite("Self-signed X.509 certificates")
 struct X509Tests {
@@ -55,5 +56,20 @@ struct X509Tests {
         }
         #expect(throws: CryptoError.invalidPEM) { try X509.publicKeyPEM(fromCertificatePEM: PEMFixtures.rsaSPKIPublic) }
         #expect(throws: CryptoError.invalidPEM) { try X509.publicKeyPEM(fromCertificatePEM: "garbage") }
+    }
+}
+
+/// Read only by these tests, so kept out of the production type.
+extension X509Certificate {
+    /// The subject's commonName, or `nil` when absent.
+    var subjectCommonName: String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = X509_NAME_get_text_by_NID(X509_get_subject_name(pointer), NID_commonName, &buffer,
+                                               Int32(buffer.count))
+        guard length >= 0 else {
+            OpenSSLErrorQueue.clear()
+            return nil
+        }
+        return String(decoding: buffer[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

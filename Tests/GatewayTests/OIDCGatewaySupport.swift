@@ -57,7 +57,7 @@ extension TestGateway {
     var idpConfigsPath: String { "/identitytoolkit.googleapis.com/v2/projects/\(app.services.configuration.projectId)/oauthIdpConfigs" }
 
     func adminV2(_ method: String, _ path: String, _ body: JSONValue? = nil) async -> Reply {
-        await send(method, path, body: body.map { JSONSerializer.string($0) } ?? "", headers: [("Authorization", "Bearer owner")])
+        await send(method, path, body: body.map { JSONSerializer.string($0) } ?? "", headers: TestGateway.adminHeaders)
     }
 
     func createIdpConfig(_ id: String, _ resource: JSONValue) async -> Reply {

@@ -44,6 +44,8 @@ struct TestGateway {
         let status: Int
         let headers: HTTPHeaders
         let json: JSONValue
+        /// The body as text (HTML pages).
+        var text = ""
         var error: String? { json["error"]?["message"]?.stringValue }
         subscript(key: String) -> JSONValue? { json[key] }
     }
@@ -56,7 +58,8 @@ struct TestGateway {
                                   body: Array(body.utf8), remoteAddress: address)
         let response = await app.responder.respond(to: request)
         let json = (try? JSONParser.parse(response.body)) ?? .null
-        return Reply(status: response.status, headers: response.headers, json: json)
+        return Reply(status: response.status, headers: response.headers, json: json,
+                     text: String(decoding: response.body, as: UTF8.self))
     }
 
     func post(_ path: String, _ body: JSONValue, key: String? = "test-key", headers: [(String, String)] = [],

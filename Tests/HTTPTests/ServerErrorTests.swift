@@ -30,6 +30,36 @@ struct ServerErrorTests {
         }
     }
 
+    @Test("a refused request gets the application's refusal rendering (its body and headers), framing still the server's")
+    func refusalRendering() async throws {
+        try await withTestServer({
+            $0.maxBodyBytes = 10
+            $0.refusalResponse = { status, reason in
+                var headers = HTTPHeaders()
+                headers.add("Content-Type", "application/json")
+                headers.add("Content-Length", "999")
+                return HTTPResponse(status: status, headers: headers, body: Array("{\"why\":\"\(reason)\"}".utf8))
+            }
+        }) { _, port in
+            let client = try RawClient(port: port)
+            let response = try await client.roundTrip("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 20\r\n\r\n")
+            #expect(response.status == 413)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.bodyText == #"{"why":"request body is too large"}"#)
+            #expect(response.header("Content-Length") == String(response.body.count))
+            #expect(response.header("Connection") == "close")
+            #expect(await client.isClosedByServer())
+        }
+    }
+
+    @Test("the default refusal is plain text")
+    func plainRefusal() async throws {
+        try await withTestServer { _, port in
+            let response = try await RawClient(port: port).roundTrip("GET / HTTP/1.1\nHost: t\r\n\r\n")
+            #expect(response.status == 400 && response.header("Content-Type") == "text/plain; charset=utf-8")
+        }
+    }
+
     @Test("Expect: 100-continue gets 100 Continue before the body is sent, then the final response")
     func continueFlow() async throws {
         // A generous deadline: on a loaded machine the gap between "100 Continue" and the body must not turn

@@ -7,6 +7,7 @@ against the test .p8 key, and records every token and revoke call so tests can a
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import threading
 import time
@@ -146,9 +147,22 @@ class AppleStandIn:
                     code = "web-" + uuid.uuid4().hex
                     token = stand_in.id_token(sub="web-user", aud=query["client_id"], hashed_nonce=query["nonce"])
                     stand_in.accept_code(code, token)
-                    return self._reply(200, {"action": query["redirect_uri"], "fields": {
-                        "state": query["state"], "code": code, "id_token": token,
-                        "user": json.dumps({"name": {"firstName": "Web", "lastName": "User"}})}})
+                    fields = {"state": query["state"], "code": code, "id_token": token,
+                              "user": json.dumps({"name": {"firstName": "Web", "lastName": "User"}})}
+                    if "text/html" in self.headers.get("Accept", ""):
+                        # A browser: the page posts the form itself, as Apple's does (response_mode=form_post).
+                        inputs = "".join(f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">'
+                                         for k, v in fields.items())
+                        page = (f'<form method="post" action="{html.escape(query["redirect_uri"])}">{inputs}</form>'
+                                "<script>document.forms[0].submit()</script>")
+                        data = page.encode()
+                        self.send_response(200)
+                        self.send_header("Content-Type", "text/html; charset=utf-8")
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        self.wfile.write(data)
+                        return None
+                    return self._reply(200, {"action": query["redirect_uri"], "fields": fields})
                 return self._reply(404, {"error": "not_found"})
 
             def do_POST(self):

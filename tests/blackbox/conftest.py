@@ -161,3 +161,24 @@ def github():
     stand_in = GitHubStandIn().start()
     yield stand_in
     stand_in.stop()
+
+
+@pytest.fixture
+def tg_gateway():
+    """A local stand-in for Telegram's Gateway API (phone codes); configure a gateway with `tg_gateway.gateway_config()`
+    and `tg_gateway.gateway_env()`."""
+    from phone_stand_ins import TelegramGatewayStandIn
+
+    stand_in = TelegramGatewayStandIn().start()
+    yield stand_in
+    stand_in.stop()
+
+
+@pytest.fixture
+def sms_webhook():
+    """A local SMS webhook receiver that checks the gateway's signature (the README's sample receiver)."""
+    from phone_stand_ins import SmsWebhookReceiver
+
+    receiver = SmsWebhookReceiver().start()
+    yield receiver
+    receiver.stop()

@@ -170,7 +170,8 @@ def assert_plain_success(body: dict, *, new_user: bool) -> None:
 def assert_error_with_credential(body: dict, code: str, provider: str, sub: str) -> None:
     """A 200 that is an error: `errorMessage`, the IdP fields and a pendingToken, but no session."""
     assert body["errorMessage"] == code, body
-    assert body["providerId"] == provider and body["federatedId"] == sub, body
+    federated = "https://accounts.google.com/" + sub if provider == "google.com" else sub
+    assert body["providerId"] == provider and body["federatedId"] == federated, body
     assert body.get("oauthIdToken"), body
     assert isinstance(body.get("pendingToken"), str) and body["pendingToken"], body
     for key in ("localId", "idToken", "refreshToken"):

@@ -17,9 +17,9 @@ def test_id_token_with_either_issuer_and_gmail_linking(make_gateway, google_idp,
     gw = make_gateway(config={"google": google_idp.google_section(),
                               "oidc": {"providers": [oidc_idp.provider_entry("oidc.corp")]}})
     user = ok_json(sign_in_raw(gw, "google.com", id_token=google_idp.id_token(sub="1001", email="ada@gmail.com")))
-    assert user["providerId"] == "google.com" and user["federatedId"] == "1001" and user["emailVerified"] is True
+    assert user["providerId"] == "google.com" and user["federatedId"] == "https://accounts.google.com/1001" and user["emailVerified"] is True
     short = google_idp.id_token(sub="1002", iss="accounts.google.com")
-    assert ok_json(sign_in_raw(gw, "google.com", id_token=short))["federatedId"] == "1002"
+    assert ok_json(sign_in_raw(gw, "google.com", id_token=short))["federatedId"] == "https://accounts.google.com/1002"
     assert_business_error(sign_in_raw(gw, "google.com", id_token=google_idp.id_token(sub="x", iss="https://evil.example")),
                           "INVALID_IDP_RESPONSE : id_token issuer is not Google")
     assert_business_error(sign_in_raw(gw, "google.com", id_token=google_idp.id_token(sub="x", aud="another.apps.googleusercontent.com")),
@@ -40,7 +40,7 @@ def test_access_token_checked_at_token_info_with_its_audience(make_gateway, goog
             "email": "ann@gmail.com", "email_verified": "true", "scope": "openid email profile"}
     google_idp.grant_access_token("ya29.good", {"sub": "2001", "name": "Ann", "picture": "https://example.com/ann.png"}, info)
     user = ok_json(sign_in_raw(gw, "google.com", access_token="ya29.good"))
-    assert user["federatedId"] == "2001" and user["displayName"] == "Ann" and user["email"] == "ann@gmail.com"
+    assert user["federatedId"] == "https://accounts.google.com/2001" and user["displayName"] == "Ann" and user["email"] == "ann@gmail.com"
     assert user["oauthAccessToken"] == "ya29.good"
     google_idp.grant_access_token("ya29.foreign", {"sub": "2001"}, dict(info, aud="someone-else.apps.googleusercontent.com"))
     assert_business_error(sign_in_raw(gw, "google.com", access_token="ya29.foreign"),
@@ -61,7 +61,7 @@ def test_redirect_flow(make_gateway, google_idp):
     handed = requests.get(consent.headers["Location"], allow_redirects=False, timeout=5)
     user = ok_json(post_json(gw, IDENTITY + "/accounts:signInWithIdp", {
         "requestUri": handed.headers["Location"], "sessionId": started["sessionId"], "returnSecureToken": True}))
-    assert user["federatedId"] == "3001" and user["providerId"] == "google.com" and user["email"] == "web@gmail.com"
+    assert user["federatedId"] == "https://accounts.google.com/3001" and user["providerId"] == "google.com" and user["email"] == "web@gmail.com"
 
 
 def import_google_user(data_dir, local_id: str, google_sub: str, email: str) -> None:

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Dispatch
 
 /// A fixed set of threads for blocking work: database calls, RSA signing, password hashing.
 ///
@@ -17,6 +18,9 @@ public final class WorkerPool: Sendable {
     public let threadCount: Int
     private let state = Mutex(State())
     private let condition = NSCondition()
+    /// Jobs started so far and the total time they waited for a thread (for the metrics endpoint).
+    private let started = Atomic<UInt64>(0)
+    private let waitedNanoseconds = Atomic<UInt64>(0)
 
     /// Starts `threadCount` threads (at least one) named after `name`.
     public init(name: String, threadCount: Int) {
@@ -31,6 +35,24 @@ public final class WorkerPool: Sendable {
             thread.name = threadName
             thread.start()
         }
+        Self.registry.withLock { $0.append(WeakPool(pool: self)) }
+    }
+
+    private struct WeakPool: @unchecked Sendable { weak var pool: WorkerPool? }
+    private static let registry = Mutex<[WeakPool]>([])
+
+    /// The pools that exist now, for the metrics endpoint (queue length and wait per pool).
+    public static var live: [WorkerPool] {
+        registry.withLock { pools in
+            pools.removeAll { $0.pool == nil }
+            return pools.compactMap(\.pool)
+        }
+    }
+
+    /// Jobs that have started running, and the seconds they spent queued in total: a KDF pool that cannot
+    /// keep up shows as a growing wait per job long before requests time out.
+    public var waitStatistics: (jobs: UInt64, seconds: Double) {
+        (started.load(ordering: .relaxed), Double(waitedNanoseconds.load(ordering: .relaxed)) / 1e9)
     }
 
     private static let poolKey = "gatehouse.worker-pool"
@@ -64,8 +86,15 @@ public final class WorkerPool: Sendable {
     }
 
     private func submit(_ job: @escaping @Sendable () -> Void) {
+        let queuedAt = DispatchTime.now().uptimeNanoseconds
+        let timed: @Sendable () -> Void = { [self] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            waitedNanoseconds.add(now >= queuedAt ? now - queuedAt : 0, ordering: .relaxed)
+            started.add(1, ordering: .relaxed)
+            job()
+        }
         condition.lock()
-        state.withLock { $0.jobs.append(job) }
+        state.withLock { $0.jobs.append(timed) }
         condition.signal()
         condition.unlock()
     }

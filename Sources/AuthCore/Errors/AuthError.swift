@@ -60,6 +60,14 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidLoginCredentials = "INVALID_LOGIN_CREDENTIALS"
         case phoneNumberExists = "PHONE_NUMBER_EXISTS"
         case invalidPhoneNumber = "INVALID_PHONE_NUMBER"
+        // Phone sign-in (accounts:sendVerificationCode, accounts:signInWithPhoneNumber)
+        case missingPhoneNumber = "MISSING_PHONE_NUMBER"
+        case missingSessionInfo = "MISSING_SESSION_INFO"
+        case invalidSessionInfo = "INVALID_SESSION_INFO"
+        case sessionExpired = "SESSION_EXPIRED"
+        case missingCode = "MISSING_CODE"
+        case invalidCode = "INVALID_CODE"
+        case invalidTemporaryProof = "INVALID_TEMPORARY_PROOF"
         // Federated sign-in and linking
         case missingRequestUri = "MISSING_REQUEST_URI"
         case invalidRequestUri = "INVALID_REQUEST_URI"

@@ -28,13 +28,16 @@ public struct UserRecord: Sendable, Equatable, Codable {
     /// Milliseconds since the epoch of the last token refresh.
     public var lastRefreshAt: Int64?
     public var tenantId: String?
+    /// The address the account had before its first change of email (Firebase `initialEmail`); kept from then
+    /// on, whatever later changes and recoveries do.
+    public var initialEmail: String?
 
     public init(
         localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
         photoUrl: String? = nil, phoneNumber: String? = nil, password: PasswordCredential? = nil,
         passwordUpdatedAt: Int64? = nil, emailLinkSignin: Bool = false, disabled: Bool = false,
         customAttributes: String? = nil, validSince: Int64, createdAt: Int64, lastLoginAt: Int64? = nil,
-        lastRefreshAt: Int64? = nil, tenantId: String? = nil
+        lastRefreshAt: Int64? = nil, tenantId: String? = nil, initialEmail: String? = nil
     ) {
         self.localId = localId
         self.email = email
@@ -52,6 +55,7 @@ public struct UserRecord: Sendable, Equatable, Codable {
         self.lastLoginAt = lastLoginAt
         self.lastRefreshAt = lastRefreshAt
         self.tenantId = tenantId
+        self.initialEmail = initialEmail
     }
 }
 

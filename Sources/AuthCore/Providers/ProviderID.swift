@@ -17,4 +17,6 @@ extension ProviderID {
     public static let password: ProviderID = "password"
     /// Sessions minted from a custom token.
     public static let custom: ProviderID = "custom"
+    /// Phone numbers proven with a one-time code (`accounts:signInWithPhoneNumber`).
+    public static let phone: ProviderID = "phone"
 }

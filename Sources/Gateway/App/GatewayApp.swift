@@ -39,6 +39,8 @@ public final class GatewayApp: Sendable {
                          time: any TimeSource, factories: [any ProviderFactory] = ProviderRegistrations.factories,
                          extraProviders: [any CredentialProvider] = [],
                          fetcher: any HTTPFetching = CurlHTTPClient()) async throws -> GatewayApp {
+        let metrics = GatewayMetrics(startedAt: time.nowSeconds)
+        let store: any UserStore = MeasuredUserStore(base: store, metrics: metrics)
         let ring = KeyRing()
         let keys = SigningKeyService(store: store, sealer: sealer, settings: configuration.tokenSettings, time: time)
         try await keys.prepare(ring)
@@ -46,7 +48,8 @@ public final class GatewayApp: Sendable {
         let plugins = try PluginAssembly.build(configuration, factories: factories, extraProviders: extraProviders,
                                                store: store, sealer: sealer, time: time, fetcher: fetcher, logger: logger)
         try await plugins.providers.refresh(from: store)
-        let outbox = MessageOutbox(store: store, sealer: sealer, time: time, logger: logger, senders: plugins.senders)
+        let outbox = MessageOutbox(store: store, sealer: sealer, time: time, logger: logger, senders: plugins.senders,
+                                   metrics: metrics)
         let email = EmailServices.make(configuration: configuration, store: store, time: time,
                                        providers: plugins.providers, outbox: outbox)
         let ownsUnboundTokens = try await UnboundRefreshTokens.claim(for: configuration.projectId, in: store)
@@ -62,7 +65,8 @@ public final class GatewayApp: Sendable {
                                                    logger: logger),
             emulatorVerifier: configuration.emulator ? EmulatorIdpVerifier() : nil, email: email,
             serviceAccounts: ServiceAccountRegistry(store: store),
-            accessTokens: AdminAccessTokens(sealer: sealer, projectId: configuration.projectId))
+            accessTokens: AdminAccessTokens(sealer: sealer, projectId: configuration.projectId),
+            metrics: metrics)
         return GatewayApp(services: services, keys: keys)
     }
 
@@ -93,8 +97,13 @@ public final class GatewayApp: Sendable {
         // Behind a proxy every client arrives from the proxy's address; its own limit (nginx's limit_conn)
         // is the per-client one there.
         http.perClientLimitExemptions = configuration.trustedProxies.compactMap(NetworkRange.init)
+        let maxBodyBytes = configuration.http.maxBodyBytes
+        http.refusalResponse = { status, reason in
+            ErrorEnvelope.refusal(status: status, reason: reason, maxBodyBytes: maxBodyBytes)
+        }
         self.responder = responder
         server = HTTPServer(configuration: http, handler: { request in await responder.respond(to: request) })
+        services.metrics.countConnections { [server] in server.connectionCount }
     }
 
     /// Starts serving and returns the bound port.

@@ -23,6 +23,22 @@ struct PluginAssembly: Sendable {
         let built = try configured.map { try $0.plugins(context) }
         let directory = try ProviderDirectory(fixed: built.flatMap(\.providers) + extraProviders,
                                           storedSources: configured.filter(\.readsStoredConfigs), context: context)
-        return PluginAssembly(providers: directory, senders: built.flatMap(\.senders))
+        let phoneOrder = directory.provider(.phone, as: (any PhoneAccounts).self)?.senderOrder ?? []
+        return PluginAssembly(providers: directory, senders: try arrange(built.flatMap(\.senders), phoneOrder: phoneOrder))
+    }
+
+    /// Phone senders in the order `phone.senders` names them (only those), others as registered; an unknown name
+    /// stops the start.
+    static func arrange(_ senders: [any CodeSender], phoneOrder: [String]) throws -> [any CodeSender] {
+        guard !phoneOrder.isEmpty else { return senders }
+        let phone = senders.filter { $0.channel == .phone }
+        let ordered = try phoneOrder.map { name in
+            guard let sender = phone.first(where: { $0.name == name }) else {
+                let known = phone.map(\.name).joined(separator: ", ")
+                throw ConfigurationError("phone.senders names \"\(name)\", but no such sender is configured (configured: \(known.isEmpty ? "none" : known))")
+            }
+            return sender
+        }
+        return senders.filter { $0.channel != .phone } + ordered
     }
 }

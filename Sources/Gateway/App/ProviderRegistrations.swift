@@ -5,6 +5,7 @@ import ProviderFacebook
 import ProviderGitHub
 import ProviderKit
 import ProviderOIDC
+import ProviderPhone
 import ProviderTelegram
 
 /// The registration table: the one place in the gateway that names provider plugins. Adding a provider is one
@@ -22,5 +23,6 @@ public enum ProviderRegistrations {
         WellKnownProviderFactory(.google),
         WellKnownProviderFactory(.microsoft),
         GitHubProviderFactory(),
+        PhoneProviderFactory(),
     ]
 }

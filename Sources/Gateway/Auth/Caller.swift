@@ -37,6 +37,7 @@ struct CallerAuthenticator: Sendable {
     let apiKeys: [String]
     let adminTokens: [[UInt8]]
     let ownerNetworks: [NetworkRange]
+    let metricsNetworks: [NetworkRange]
     let proxies: [NetworkRange]
     let emulator: Bool
     let accessTokens: AdminAccessTokens
@@ -46,6 +47,7 @@ struct CallerAuthenticator: Sendable {
         // Compared as SHA-256 digests: equal lengths, so the comparison reveals neither content nor length.
         adminTokens = configuration.adminTokens.map { SHA256.hash($0) }
         ownerNetworks = configuration.trustedAdminNetworks.compactMap(NetworkRange.init)
+        metricsNetworks = configuration.metricsNetworks.compactMap(NetworkRange.init)
         proxies = configuration.trustedProxies.compactMap(NetworkRange.init)
         emulator = configuration.emulator
         self.accessTokens = accessTokens
@@ -77,6 +79,14 @@ struct CallerAuthenticator: Sendable {
         if adminTokens.reduce(false, { $0 || constantTimeEquals($1, presented) }) { return .caller(.admin) }
         if let clientEmail = accessTokens.clientEmail(of: token, now: now) { return .serviceAccount(clientEmail: clientEmail) }
         throw .invalidCredentials
+    }
+
+    /// `GET /metrics` needs no credential from `metricsNetworks` when sent *directly* (the rule of `Bearer owner`
+    /// without emulator mode: never from a trusted proxy, never with a forwarding header), so that a scraper on
+    /// the host or a private network reads it while nobody reaches it through nginx.
+    func isDirectlyFromMetricsNetwork(_ request: HTTPRequest) -> Bool {
+        OwnerCredentialRule.accepts(emulator: false, peer: request.remoteAddress, ownerNetworks: metricsNetworks,
+                                    proxies: proxies, forwarded: isForwarded(request))
     }
 
     private func isForwarded(_ request: HTTPRequest) -> Bool {

@@ -33,7 +33,7 @@ public enum ConfigurationLoader {
 
     /// The core's own keys; every other top-level key must be a plugin's section.
     static let coreKeys: Set<String> = Set(["projectId", "projectNumber", "host", "port", "dataDir", "issuer", "publicUrl", "apiKeys",
-                                "adminTokens", "trustedAdminNetworks", "trustedProxies", "tokens", "http", "logLevel",
+                                "adminTokens", "trustedAdminNetworks", "metricsNetworks", "trustedProxies", "tokens", "http", "logLevel",
                                 "emulator", "signIn", "authorizedDomains"]).union(DatabaseSettingsLoader.fileKeys)
 
     /// Each factory parses its section (an absent section reads as empty, so defaults apply).
@@ -67,6 +67,7 @@ public enum ConfigurationLoader {
         c.apiKeys = try r.strings("apiKeys") ?? c.apiKeys
         c.adminTokens = try r.strings("adminTokens") ?? c.adminTokens
         c.trustedAdminNetworks = try r.strings("trustedAdminNetworks") ?? c.trustedAdminNetworks
+        c.metricsNetworks = try r.strings("metricsNetworks") ?? c.metricsNetworks
         c.trustedProxies = try r.strings("trustedProxies") ?? c.trustedProxies
         c.emulator = try r.bool("emulator") ?? c.emulator
         if let level = try r.string("logLevel") { c.logLevel = try parseLogLevel(level) }
@@ -123,7 +124,7 @@ public enum ConfigurationLoader {
         guard c.idTokenLifetimeSeconds >= 1 else { throw Failure("tokens.idTokenLifetimeSeconds must be positive") }
         guard (0...600).contains(c.clockSkewSeconds) else { throw Failure("tokens.clockSkewSeconds must be 0-600") }
         guard c.keyCacheMaxAgeSeconds >= 0 else { throw Failure("tokens.keyCacheMaxAgeSeconds must not be negative") }
-        for network in c.trustedAdminNetworks + c.trustedProxies where NetworkRange(network) == nil {
+        for network in c.trustedAdminNetworks + c.trustedProxies + c.metricsNetworks where NetworkRange(network) == nil {
             throw Failure("\"\(network)\" is not an IP address or CIDR range")
         }
         guard c.http.maxConnections >= 1 else { throw Failure("http.maxConnections must be at least 1") }

@@ -25,6 +25,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// outside emulator mode. Empty by default: the credential is public knowledge, so accepting it is an
     /// explicit choice for listed networks (see `OwnerCredentialRule`).
     public var trustedAdminNetworks: [String] = []
+    /// Networks from which `GET /metrics` needs no credential when the request comes directly (not through a
+    /// trusted proxy, no forwarding header); from elsewhere it needs an admin credential.
+    public var metricsNetworks: [String] = ["127.0.0.0/8", "::1/128"]
     /// Peers whose `X-Forwarded-For` header is believed for the client IP.
     public var trustedProxies: [String] = []
     public var idTokenLifetimeSeconds: Int64 = 3600

@@ -16,7 +16,8 @@ enum ActionEmail {
         let email = services.email
         let (code, expiresAt) = try await email.codes.issue(payload)
         let link = email.links.link(payload.type, code: code, apiKey: apiKey, continueUrl: payload.continueUrl, lang: lang)
-        email.emulatorLog?.record(.init(email: recipient, requestType: payload.type.rawValue, oobCode: code, oobLink: link))
+        email.emulatorLog?.record(.init(email: payload.email, newEmail: payload.newEmail, requestType: payload.type.rawValue,
+                                        oobCode: code, oobLink: link))
         if send {
             let mail = try email.requireAccounts().composeActionMail(payload.type, locale: lang, link: link,
                                                                      email: payload.email, newEmail: payload.newEmail)

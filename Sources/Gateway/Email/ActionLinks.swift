@@ -53,8 +53,11 @@ struct ActionLinks: Sendable {
 
 /// Emulator mode only: every code issued, in the shape of the emulator's `GET /emulator/v1/projects/{p}/oobCodes`.
 final class EmulatorOobLog: Sendable {
+    /// One code as the emulator lists it: under the address of the account it is about (a change of address
+    /// under the old one, with `newEmail`).
     struct Entry: Sendable {
         let email: String
+        var newEmail: String? = nil
         let requestType: String
         let oobCode: String
         let oobLink: String
@@ -65,4 +68,6 @@ final class EmulatorOobLog: Sendable {
     func record(_ entry: Entry) { entries.withLock { $0.append(entry) } }
     var all: [Entry] { entries.withLock { $0 } }
     func clear() { entries.withLock { $0.removeAll() } }
+    /// Forgets the entries whose codes are used up or expired (the emulator lists only codes still usable).
+    func forget(_ codes: Set<String>) { entries.withLock { $0.removeAll { codes.contains($0.oobCode) } } }
 }

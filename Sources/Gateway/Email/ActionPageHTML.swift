@@ -8,7 +8,7 @@ enum ActionPageHTML {
     struct Strings {
         let verified: String, emailChanged: String, resetTitle: String, newPassword: String, save: String
         let passwordChanged: String, invalidLink: String, continueLabel: String, signInTitle: String, signInBody: String
-        let confirmTitle: String, confirm: String
+        let confirmTitle: String, confirm: String, recoverTitle: String, emailRestored: String
     }
 
     static func strings(_ lang: String) -> Strings {
@@ -19,14 +19,16 @@ enum ActionPageHTML {
                       invalidLink: "این پیوند نامعتبر است، منقضی شده یا پیش‌تر استفاده شده است.",
                       continueLabel: "ادامه", signInTitle: "ورود",
                       signInBody: "این پیوند را در برنامه‌ای که از آن درخواست ورود داده‌اید باز کنید.",
-                      confirmTitle: "تأیید نشانی ایمیل", confirm: "تأیید")
+                      confirmTitle: "تأیید نشانی ایمیل", confirm: "تأیید", recoverTitle: "بازگرداندن ایمیل ورود",
+                      emailRestored: "ایمیل ورود شما بازگردانده شد. اگر کس دیگری آن را تغییر داده بود، گذرواژهٔ خود را هم بازنشانی کنید.")
             : Strings(verified: "Your email has been verified.", emailChanged: "Your sign-in email has been changed and verified.",
                       resetTitle: "Reset your password", newPassword: "New password", save: "Save",
                       passwordChanged: "Your password has been changed. You can now sign in with your new password.",
                       invalidLink: "This link is invalid, has expired, or has already been used.",
                       continueLabel: "Continue", signInTitle: "Sign in",
                       signInBody: "Open this link in the app where you asked to sign in.",
-                      confirmTitle: "Confirm your email address", confirm: "Confirm")
+                      confirmTitle: "Confirm your email address", confirm: "Confirm", recoverTitle: "Restore your sign-in email",
+                      emailRestored: "Your sign-in email has been restored. If someone else changed it, reset your password too.")
     }
 
     static func page(lang: String, title: String, body: String, status: Int = 200) -> HTTPResponse {

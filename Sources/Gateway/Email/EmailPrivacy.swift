@@ -22,23 +22,6 @@ struct EmailPrivacy: Sendable {
 }
 
 extension EmailPrivacy {
-    static let maskField = "emailPrivacyConfig.enableImprovedEmailPrivacy"
-
-    /// The value a project config PATCH body asks for (`emailPrivacyConfig.enableImprovedEmailPrivacy`), if
-    /// any; validated before anything in the body is applied.
-    static func requested(in body: RequestBody) throws -> Bool? {
-        guard let config = body.object["emailPrivacyConfig"], !config.isNull else { return nil }
-        guard let object = config.objectValue else {
-            throw WireError.invalidPayload("Invalid value at 'email_privacy_config' (TYPE_MESSAGE)", reason: "invalid")
-        }
-        guard let value = object["enableImprovedEmailPrivacy"], !value.isNull else { return nil }
-        guard let flag = value.boolValue else {
-            throw WireError.invalidPayload("Invalid value at 'email_privacy_config.enable_improved_email_privacy' (TYPE_BOOL)",
-                                           reason: "invalid")
-        }
-        return flag
-    }
-
     /// Adds Firebase's `emailPrivacyConfig` to a rendered project config.
     func render(into config: inout JSONObject) async throws {
         config["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": .bool(try await isOn())]

@@ -4,7 +4,8 @@ import ProviderKit
 import WireFormats
 
 /// The page action links open (`GET /__/auth/action`, like Firebase Hosting's): shows the confirm button of
-/// an email verification and the password-reset form, handles both (`POST`), and sends email sign-in links
+/// an email verification (or of the recovery of a changed address) and the password-reset form, handles both
+/// (`POST`), and sends email sign-in links
 /// on to the app's continue URL with the link parameters, where the SDK completes the sign-in. Works without
 /// JavaScript. A `GET` never uses a code up: mail scanners and link previews fetch links before people do.
 /// Each mode accepts only codes of its own type.
@@ -20,11 +21,14 @@ enum ActionPageHandler {
         }
         do {
             switch mode {
-            case .verifyEmail, .verifyAndChangeEmail:
+            case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
                 let payload = try await services.email.codes.peek(code)
                 guard payload.type == mode, let code else { throw AuthError(.invalidOobCode) }
-                return .response(ActionPageHTML.page(lang: lang, title: s.confirmTitle, body: ActionPageHTML.confirmForm(
-                    mode: mode.mode, code: code, email: payload.newEmail ?? payload.email, lang: lang)))
+                // A recovery shows the address it restores; a change the address it moves to.
+                let shown = mode == .recoverEmail ? payload.email : payload.newEmail ?? payload.email
+                return .response(ActionPageHTML.page(lang: lang, title: mode == .recoverEmail ? s.recoverTitle : s.confirmTitle,
+                                                     body: ActionPageHTML.confirmForm(mode: mode.mode, code: code, email: shown,
+                                                                                      lang: lang)))
             case .passwordReset:
                 let payload = try await services.email.codes.peek(code)
                 guard payload.type == .passwordReset, let code else { throw AuthError(.invalidOobCode) }
@@ -59,7 +63,7 @@ enum ActionPageHandler {
         guard let mode = try body.string("mode").flatMap(OobRequestType.init(mode:)), mode != .emailSignIn, let code else {
             return .response(ActionPageHTML.page(lang: lang, title: s.invalidLink, body: "", status: 400))
         }
-        if mode != .passwordReset { return try await verify(services, code: code, mode: mode, lang: lang) }
+        if mode != .passwordReset { return try await verify(services, context, code: code, mode: mode, lang: lang) }
         let continueUrl = try body.string("continueUrl")
         do {
             let payload = try await ResetPasswordHandler.reset(services, code: code, newPassword: try body.string("newPassword") ?? "")
@@ -75,11 +79,17 @@ enum ActionPageHandler {
     }
 
     /// The confirm button's submission: applies the verification (or the change of address).
-    private static func verify(_ services: GatewayServices, code: String, mode: OobRequestType, lang: String) async throws -> Reply {
+    private static func verify(_ services: GatewayServices, _ context: OperationContext, code: String,
+                               mode: OobRequestType, lang: String) async throws -> Reply {
         let s = ActionPageHTML.strings(lang)
         do {
             let (_, _, payload) = try await ApplyOobCode.apply(services, code: code, types: [mode])
-            let text = payload.type == .verifyEmail ? s.verified : s.emailChanged
+            if let change = EmailRecovery.change(afterApplying: payload) { await EmailRecovery.notify(change, services, context) }
+            let text = switch payload.type {
+            case .verifyEmail: s.verified
+            case .recoverEmail: s.emailRestored
+            default: s.emailChanged
+            }
             return .response(ActionPageHTML.page(lang: lang, title: text,
                                                  body: ActionPageHTML.message("", continueUrl: payload.continueUrl, lang: lang)))
         } catch let error as AuthError {

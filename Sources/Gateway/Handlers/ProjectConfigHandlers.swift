@@ -12,31 +12,19 @@ enum ProjectConfigHandlers {
         return .json(config)
     }
 
-    /// Only fields present in the body change; a non-empty `updateMask` further restricts them (an empty mask
-    /// means "every field in the body", as in Google's APIs). The whole body is validated first.
+    /// Applies `ProjectConfigPatch` (field-mask rules, refusal of fields not served) and answers the new config.
     static func update(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         try checkProject(services, context)
         let mask = FormURLEncoding.value(named: "updateMask", in: context.request.query)?
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        var allowDuplicateEmails: Bool?
-        let emailPrivacy = try EmailPrivacy.requested(in: context.body)
-        if let signIn = context.body.object["signIn"], !signIn.isNull {
-            guard let object = signIn.objectValue else {
-                throw WireError.invalidPayload("Invalid value at 'sign_in' (TYPE_MESSAGE)", reason: "invalid")
-            }
-            if let value = object["allowDuplicateEmails"], !value.isNull {
-                guard let flag = value.boolValue else {
-                    throw WireError.invalidPayload("Invalid value at 'sign_in.allow_duplicate_emails' (TYPE_BOOL)", reason: "invalid")
-                }
-                allowDuplicateEmails = flag
-            }
-        }
-        let field = ProjectSettings.allowDuplicateEmailsKey
-        if let allowDuplicateEmails, mask.map({ $0.isEmpty || $0.contains(field) }) ?? true {
+        let defaults = ProjectConfigPatch.Defaults(allowDuplicateEmails: services.configuration.allowDuplicateEmails,
+                                                   improvedEmailPrivacy: services.email.privacy.defaultValue)
+        let patch = try ProjectConfigPatch.plan(body: context.body.object, mask: mask, defaults: defaults)
+        if let allowDuplicateEmails = patch.allowDuplicateEmails {
             try await services.projectSettings.setAllowDuplicateEmails(allowDuplicateEmails)
         }
-        if let emailPrivacy, mask.map({ $0.isEmpty || $0.contains(EmailPrivacy.maskField) }) ?? true {
-            try await services.email.privacy.set(emailPrivacy)
+        if let improvedEmailPrivacy = patch.improvedEmailPrivacy {
+            try await services.email.privacy.set(improvedEmailPrivacy)
         }
         var config = services.projectSettings.render(try await services.projectSettings.current())
         try await services.email.privacy.render(into: &config)

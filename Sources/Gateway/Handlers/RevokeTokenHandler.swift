@@ -16,7 +16,7 @@ enum RevokeTokenHandler {
         guard let revoker = services.providers.provider(ProviderID(providerId), as: (any TokenRevoker).self) else {
             throw AuthError(.invalidProviderId, "Token revocation is not supported for \(providerId.prefix(64))")
         }
-        guard let typeText = try body.string("tokenType"), let type = ProviderTokenType(wireValue: typeText) else {
+        guard let typeText = try body.enumName("tokenType", WireEnums.tokenType), let type = ProviderTokenType(wireValue: typeText) else {
             throw WireError.invalidPayload("Invalid value at 'token_type'", reason: "invalid")
         }
         guard let token = try body.string("token"), !token.isEmpty else {

@@ -77,7 +77,7 @@ enum IdpResponse {
     static func base(_ identity: VerifiedIdentity) -> JSONObject {
         var response: JSONObject = ["kind": "identitytoolkit#VerifyAssertionResponse",
                                     "providerId": .string(identity.providerId.rawValue),
-                                    "federatedId": .string(identity.subject)]
+                                    "federatedId": .string(federatedId(identity))]
         if let email = identity.email {
             response["email"] = .string(email.address.lowercased())
             response["emailVerified"] = .bool(email.isVerified)
@@ -90,5 +90,12 @@ enum IdpResponse {
             response.set(key, identity.echoedCredential[key])
         }
         return response
+    }
+
+    /// The response's `federatedId`: Google accounts as the URL Firebase (and its emulator) answers with,
+    /// `https://accounts.google.com/<sub>`; every other provider as the bare subject. Only this field: the stored
+    /// identity, `rawId` and `providerUserInfo[].federatedId` stay the bare subject, as Firebase keeps them.
+    static func federatedId(_ identity: VerifiedIdentity) -> String {
+        identity.providerId.rawValue == "google.com" ? "https://accounts.google.com/" + identity.subject : identity.subject
     }
 }

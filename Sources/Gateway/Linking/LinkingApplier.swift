@@ -104,11 +104,15 @@ struct LinkingApplier: Sendable {
             user.displayName = request.displayName ?? user.displayName
         case .emailChange(let address, let proven):
             if user.email != address || proven {
+                // Firebase's `initialEmail`: the address before the first change, kept from then on.
+                if let previous = user.email, previous != address, user.initialEmail == nil { user.initialEmail = previous }
                 user.email = address
                 user.emailVerified = proven
                 try SessionRevocation.revoke(.everything, &user, nowMilliseconds: now, in: tx)
             }
             return
+        case .phone(let number, _):
+            user.phoneNumber = number
         }
         user.lastLoginAt = now
         user.lastRefreshAt = now
@@ -134,6 +138,8 @@ struct LinkingApplier: Sendable {
             user.password = request.password
             user.passwordUpdatedAt = now
             user.displayName = request.displayName
+        case .phone(let number, _):
+            user.phoneNumber = number
         case .emailChange:
             throw AuthError.userNotFound
         }
@@ -200,6 +206,9 @@ enum LinkingSnapshotReader {
         if case .link(let localId) = intent { snapshot.current = try account(localId, tx) }
         if let email = credential.email, let holder = try tx.user(email: email) {
             snapshot.emailHolder = try account(holder.localId, tx)
+        }
+        if case .phone(let number, _) = credential, let holder = try tx.user(phoneNumber: number) {
+            snapshot.phoneHolder = try account(holder.localId, tx)
         }
         return snapshot
     }

@@ -68,6 +68,9 @@ struct LinkingService: Sendable {
         case .email:
             if case .federated = request.credential { conflict = LinkingConflict(.emailExists, answer: answer) }
             else { conflict = LinkingConflict(.emailExists) }
+        case .phoneNumber:
+            guard case .phone(_, let withProof) = request.credential else { throw StoreError.uniqueViolation(constraint) }
+            conflict = LinkingConflict(.phoneNumberExists, answer: withProof ? .errorMessageWithPendingCredential : .error)
         default: throw StoreError.uniqueViolation(constraint)
         }
         return try LinkingApplier.answer(conflict)

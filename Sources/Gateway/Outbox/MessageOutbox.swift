@@ -30,11 +30,14 @@ final class MessageOutbox: Sendable {
     /// Messages waiting: counted when the loop starts, then kept by enqueues and outcomes. May dip below zero
     /// when this instance sends what another one queued; read it through `queuedCount`.
     let queued = Atomic<Int>(0)
+    let metrics: GatewayMetrics?
     var queuedCount: Int { max(0, queued.load(ordering: .relaxed)) }
     /// Rounds the background loop has made (each looks at the outbox once).
     let rounds = Atomic<Int>(0)
 
-    init(store: any UserStore, sealer: Sealer, time: any TimeSource, logger: Logger, senders: [any CodeSender]) {
+    init(store: any UserStore, sealer: Sealer, time: any TimeSource, logger: Logger, senders: [any CodeSender],
+         metrics: GatewayMetrics? = nil) {
+        self.metrics = metrics
         self.store = store
         self.sealer = sealer
         self.time = time
@@ -117,6 +120,7 @@ final class MessageOutbox: Sendable {
         }
         var delivered = 0
         for (item, outcome) in results {
+            metrics?.outboxAttempted(kind: Self.kind, outcome: outcome)
             let metadata = Self.metadata(item)
             switch outcome {
             case .done:
@@ -151,19 +155,29 @@ final class MessageOutbox: Sendable {
               let message = try? JSONDecoder().decode(OutgoingMessage.self, from: Data(plain))
         else { return .abandon("the message cannot be unsealed (was the master key changed?)") }
         var lastFailure = DeliveryFailure("no sender for the channel", retryable: false)
+        // The first sender that passed the message on while it was down: retried with its backoff when no later
+        // sender took the message (a Telegram Gateway outage with no working fallback delays the code, never drops it).
+        var retryWith: (any CodeSender)?
         for sender in senders(for: message.channel) {
             do {
                 _ = try await sender.deliver(message)
                 return .done
             } catch {
                 lastFailure = error
-                if error.tryNextSender { continue }
-                let (initial, cap) = sender.backoff
-                let delay = OutboxWorker.backoff(afterAttempts: item.attempts + 1, initial: initial * 1000, cap: cap * 1000)
-                return error.retryable ? .retry(error.reason, afterMilliseconds: delay) : .abandon(error.reason)
+                if error.tryNextSender {
+                    if error.retryable && retryWith == nil { retryWith = sender }
+                    continue
+                }
+                return error.retryable ? .retry(error.reason, afterMilliseconds: Self.delay(sender, item)) : .abandon(error.reason)
             }
         }
+        if let retryWith { return .retry(lastFailure.reason, afterMilliseconds: Self.delay(retryWith, item)) }
         return .abandon(lastFailure.reason)
+    }
+
+    private static func delay(_ sender: any CodeSender, _ item: OutboxItem) -> Int64 {
+        let (initial, cap) = sender.backoff
+        return OutboxWorker.backoff(afterAttempts: item.attempts + 1, initial: initial * 1000, cap: cap * 1000)
     }
 
     private static func metadata(_ item: OutboxItem) -> Logger.Metadata {

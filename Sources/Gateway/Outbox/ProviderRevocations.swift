@@ -41,6 +41,7 @@ enum ProviderRevocations {
         let results = try await worker.runDue { item in await attempt(item, services) }
         var done = 0
         for (item, outcome) in results {
+            services.metrics.outboxAttempted(kind: kind, outcome: outcome)
             let providerId = Self.providerId(of: item) ?? "unknown"
             switch outcome {
             case .done:

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import HTTP
 import WireFormats
 import ProviderKit
 
@@ -24,29 +25,53 @@ enum FederatedAuthUri {
 
     static func handle(providerId: String, _ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let body = context.body
-        guard let provider = services.providers.provider(ProviderID(providerId), as: (any RedirectSignIn).self) else {
-            throw AuthError(.invalidProviderId, "The redirect flow is not available for \(providerId)")
-        }
-        try provider.requireEnabled()
+        _ = try redirectProvider(providerId, services)
         let continueUri = try AuthorizedDomains.checkedContinueUri(try body.string("continueUri"), services.configuration)
-        let redirectUri = PublicKeyHandlers.publicBaseURL(services.configuration, context.request) + handlerPath
-        let state = SecureRandom.token(byteCount: 24)
-        let rawNonce = SecureRandom.alphanumeric(length: 32)
         var custom: [String: String] = [:]
         for (key, value) in body.object["customParameter"]?.objectValue ?? JSONObject() {
             if let text = value.stringValue { custom[key] = text }
         }
-        let scopes = (try body.string("oauthScope") ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        let started = try await begin(providerId: providerId, continueUri: continueUri,
+                                      scopes: try body.string("oauthScope") ?? "", customParameters: custom,
+                                      services, context.request)
+        return .json(["kind": "identitytoolkit#CreateAuthUriResponse", "authUri": .string(started.authUri),
+                      "providerId": .string(providerId), "sessionId": .string(started.sessionId)])
+    }
+
+    /// The provider's redirect capability, switched on; the errors `createAuthUri` answers otherwise.
+    static func redirectProvider(_ providerId: String, _ services: GatewayServices) throws -> any RedirectSignIn {
+        guard let provider = services.providers.provider(ProviderID(providerId), as: (any RedirectSignIn).self) else {
+            throw AuthError(.invalidProviderId, "The redirect flow is not available for \(providerId)")
+        }
+        try provider.requireEnabled()
+        return provider
+    }
+
+    /// A redirect sign-in that has been opened: where to send the user, and what identifies the session.
+    struct Started: Sendable {
+        var authUri: String
+        var sessionId: String
+        var state: String
+    }
+
+    /// Opens a redirect session for `providerId` whose answer goes to `continueUri` (already checked by the
+    /// caller). Shared by `createAuthUri` and the JS SDK's sign-in window (`/emulator/auth/handler`).
+    static func begin(providerId: String, continueUri: String, scopes: String, customParameters: [String: String],
+                      _ services: GatewayServices, _ request: HTTPRequest) async throws -> Started {
+        let provider = try redirectProvider(providerId, services)
+        let redirectUri = PublicKeyHandlers.publicBaseURL(services.configuration, request) + handlerPath
+        let state = SecureRandom.token(byteCount: 24)
+        let rawNonce = SecureRandom.alphanumeric(length: 32)
+        let scopeList = scopes.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         let codeVerifier = SecureRandom.token(byteCount: 32)
         let authUri = try await provider.authorizationURL(AuthorizationRequest(
-            redirectUri: redirectUri, state: state, rawNonce: rawNonce, codeVerifier: codeVerifier, scopes: scopes,
-            customParameters: custom))
+            redirectUri: redirectUri, state: state, rawNonce: rawNonce, codeVerifier: codeVerifier, scopes: scopeList,
+            customParameters: customParameters))
         let sessions = RedirectSessions(store: services.store, time: services.time, projectId: services.configuration.projectId)
         let sessionId = try await sessions.open(.init(providerId: providerId, state: state, rawNonce: rawNonce,
                                                       redirectUri: redirectUri, continueUri: continueUri,
                                                       codeVerifier: codeVerifier))
-        return .json(["kind": "identitytoolkit#CreateAuthUriResponse", "authUri": .string(authUri),
-                      "providerId": .string(providerId), "sessionId": .string(sessionId)])
+        return Started(authUri: authUri, sessionId: sessionId, state: state)
     }
 }
 

@@ -15,6 +15,10 @@ enum APIOperation: String, CaseIterable, Sendable {
     case signInWithEmailLink = "identitytoolkit.accounts.signInWithEmailLink"
     case createAuthUri = "identitytoolkit.accounts.createAuthUri"
     case signInWithCustomToken = "identitytoolkit.accounts.signInWithCustomToken"
+    case sendVerificationCode = "identitytoolkit.accounts.sendVerificationCode"
+    case signInWithPhoneNumber = "identitytoolkit.accounts.signInWithPhoneNumber"
+    case recaptchaParams = "identitytoolkit.getRecaptchaParams"
+    case recaptchaConfig = "identitytoolkit.getRecaptchaConfig"
     // Identity Toolkit v2, end-user
     case revokeToken = "identitytoolkit.accounts.revokeToken"
     // Identity Toolkit v1, admin
@@ -47,6 +51,7 @@ enum APIOperation: String, CaseIterable, Sendable {
     case emulatorUpdateConfig = "emulator.projects.config.update"
     case emulatorDeleteAccounts = "emulator.projects.accounts.delete"
     case emulatorOobCodes = "emulator.projects.oobCodes.list"
+    case emulatorVerificationCodes = "emulator.projects.verificationCodes.list"
     // Email action page (as Firebase Hosting's)
     case actionPage = "gatehouse.authAction.show"
     case actionPageSubmit = "gatehouse.authAction.submit"
@@ -65,6 +70,11 @@ enum APIOperation: String, CaseIterable, Sendable {
     /// The same return URL reached with a GET, the fields in the query: OAuth's default `response_mode=query`
     /// (Facebook's OAuth dialog, Telegram's code flow).
     case authHandlerQuery = "gatehouse.auth.handler.query"
+    /// The JS SDK's sign-in window, relay frame and return page (`signInWithPopup`/`signInWithRedirect` through
+    /// `connectAuthEmulator`), in both modes.
+    case widgetHandler = "emulator.auth.handler"
+    case widgetIframe = "emulator.auth.iframe"
+    case widgetReturn = "gatehouse.auth.widgetReturn"
     case providerEvents = "gatehouse.providers.events"
     case providerPage = "gatehouse.providers.page"
     case appleNotifications = "gatehouse.apple.notifications"
@@ -72,6 +82,7 @@ enum APIOperation: String, CaseIterable, Sendable {
     case status = "gatehouse.status"
     case healthz = "gatehouse.healthz"
     case readyz = "gatehouse.readyz"
+    case metrics = "gatehouse.metrics"
 }
 
 /// Who may call an operation.
@@ -82,4 +93,6 @@ enum Access: Sendable {
     case admin
     /// Anyone (public keys, health).
     case open
+    /// Directly from `metricsNetworks`, or with an admin credential from anywhere.
+    case metrics
 }

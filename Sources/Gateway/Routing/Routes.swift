@@ -15,6 +15,8 @@ enum Routes {
         ("sendOobCode", "getOobConfirmationCode", .sendOobCode), ("resetPassword", "resetPassword", .resetPassword),
         ("signInWithEmailLink", "emailLinkSignin", .signInWithEmailLink), ("createAuthUri", "createAuthUri", .createAuthUri),
         ("signInWithCustomToken", "verifyCustomToken", .signInWithCustomToken),
+        ("sendVerificationCode", "sendVerificationCode", .sendVerificationCode),
+        ("signInWithPhoneNumber", "verifyPhoneNumber", .signInWithPhoneNumber),
     ]
 
     /// Legacy v3 names and the operation each one is (the admin export `downloadAccount` has its own operation,
@@ -60,10 +62,16 @@ enum Routes {
             table.add("PATCH", "/emulator/v1/projects/{projectId}/config", .emulatorUpdateConfig, .open)
             table.add("DELETE", "/emulator/v1/projects/{projectId}/accounts", .emulatorDeleteAccounts, .open)
             table.add("GET", "/emulator/v1/projects/{projectId}/oobCodes", .emulatorOobCodes, .open)
+            table.add("GET", "/emulator/v1/projects/{projectId}/verificationCodes", .emulatorVerificationCodes, .open)
         }
         table.add("POST", "/identitytoolkit.googleapis.com/v2/accounts:revokeToken", .revokeToken, .apiKey)
+        table.add("GET", "\(identityToolkitV1)/recaptchaParams", .recaptchaParams, .apiKey)
+        table.add("GET", "/identitytoolkit.googleapis.com/v2/recaptchaConfig", .recaptchaConfig, .apiKey)
         table.add("POST", "/__/auth/handler", .authHandler, .open)
         table.add("GET", "/__/auth/handler", .authHandlerQuery, .open)
+        table.add("GET", "/emulator/auth/handler", .widgetHandler, .open)
+        table.add("GET", "/emulator/auth/iframe", .widgetIframe, .open)
+        table.add("GET", ProviderWindow.returnPath, .widgetReturn, .open)
         table.add("POST", "/gatehouse/v1/providers/{providerId}/events", .providerEvents, .open)
         table.add("GET", "/gatehouse/v1/providers/{providerId}/{page}", .providerPage, .open)
         // The path Apple's notifications were registered at before provider events had a general route.
@@ -79,6 +87,7 @@ enum Routes {
         }
         table.add("GET", "/", .status, .open)
         table.add("GET", "/healthz", .healthz, .open)
+        table.add("GET", "/metrics", .metrics, .metrics)
         table.add("GET", "/readyz", .readyz, .open)
         return table
     }

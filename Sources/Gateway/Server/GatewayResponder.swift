@@ -33,10 +33,18 @@ struct GatewayResponder: Sendable {
                 operation = match.operation
                 let caller = try await authorize(request, access: match.access, parameters: match.parameters)
                 let body = try decodeBody(request, operation: match.operation)
+                // Naming a project in the body is an administrator's privilege on every operation, as Google's
+                // front end enforces it before any handler runs.
+                if !caller.isAdmin && body.has("targetProjectId") { throw AuthError.targetProjectNeedsAdmin }
                 let context = OperationContext(
                     request: request, body: body, caller: caller, parameters: match.parameters,
                     clientAddress: clientAddress, requestId: requestId, receivedAt: services.time.nowMilliseconds)
-                response = render(try await OperationTable.handler(for: match.operation)(services, context))
+                let reply = try await OperationTable.handler(for: match.operation)(services, context)
+                if case .json(let object, 200, _) = reply,
+                   let outcome = SessionOutcome.of(match.operation, request: body, reply: object) {
+                    services.metrics.sessionStarted(outcome)
+                }
+                response = render(reply)
             } catch {
                 let (status, body, code) = renderError(error, requestId: requestId)
                 errorCode = code
@@ -56,11 +64,14 @@ struct GatewayResponder: Sendable {
         if let operation { metadata.append(("operation", .string(operation.rawValue))) }
         if let errorCode { metadata.append(("error.code", .string(errorCode))) }
         services.logger.info("request", metadata)
+        services.metrics.requestAnswered(operation: operation?.rawValue ?? "unmatched", status: response.status,
+                                         seconds: milliseconds / 1000, errorCode: errorCode)
         return response
     }
 
     private func authorize(_ request: HTTPRequest, access: Access, parameters: [String: String]) async throws -> Caller {
         if access == .open { return .anonymous }
+        if access == .metrics, callers.isDirectlyFromMetricsNetwork(request) { return .anonymous }
         let caller: Caller
         switch try callers.authenticate(request, peer: request.remoteAddress, now: services.time.nowSeconds) {
         case .caller(let settled):
@@ -72,9 +83,10 @@ struct GatewayResponder: Sendable {
         }
         switch (access, caller) {
         case (.apiKey, .anonymous): throw WireError.missingAPIKey
-        case (.admin, .anonymous): throw WireError.missingCredentials
+        case (.admin, .anonymous), (.metrics, .anonymous): throw WireError.missingCredentials
+        case (.metrics, .apiKey): throw WireError.invalidCredentials
         case (.admin, .apiKey):
-            throw AuthError(.insufficientPermission, "Only authenticated requests can specify target_project_id.")
+            throw AuthError.targetProjectNeedsAdmin
         default: break
         }
         // One gateway serves one project: another project's admin path does not exist here.
@@ -121,6 +133,7 @@ struct GatewayResponder: Sendable {
         switch error {
         case let refusal as CredentialRefusal:
             ProviderLogLines.logRefusal(refusal, requestId: requestId, to: services.logger)
+            services.metrics.credentialRefused(provider: refusal.provider.rawValue, check: refusal.check.rawValue)
             let (status, body) = ErrorEnvelope.render(refusal.error)
             return (status, body, refusal.error.code.rawValue)
         case let error as AuthError:
@@ -146,5 +159,12 @@ struct GatewayResponder: Sendable {
             services.logger.error("unexpected error", [("request.id", .string(requestId)), ("error", .string(String(describing: type(of: error))))])
             return (500, ErrorEnvelope.render(httpStatus: 500, message: "An internal error occurred."), "INTERNAL")
         }
+    }
+}
+
+extension AuthError {
+    /// An API-key caller naming a project (`targetProjectId`, or an admin path), as Google answers it.
+    static var targetProjectNeedsAdmin: AuthError {
+        AuthError(.insufficientPermission, "Only authenticated requests can specify target_project_id.")
     }
 }

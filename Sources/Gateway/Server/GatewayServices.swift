@@ -29,6 +29,8 @@ struct GatewayServices: Sendable {
     let serviceAccounts: ServiceAccountRegistry
     /// The access tokens the JWT-bearer grant issues to service accounts.
     let accessTokens: AdminAccessTokens
+    /// Counters and histograms for `GET /metrics`.
+    let metrics: GatewayMetrics
     /// Durable delivery of messages through the code-sender plugins.
     var outbox: MessageOutbox { email.outbox }
 }

@@ -25,9 +25,17 @@ enum OperationTable {
         case .actionPage: return ActionPageHandler.show
         case .actionPageSubmit: return ActionPageHandler.submit
         case .emulatorOobCodes: return EmulatorOobCodesHandler.handle
+        case .emulatorVerificationCodes: return EmulatorVerificationCodesHandler.handle
+        case .sendVerificationCode: return SendVerificationCode.handle
+        case .signInWithPhoneNumber: return SignInWithPhoneNumber.handle
+        case .recaptchaParams: return RecaptchaHandlers.params
+        case .recaptchaConfig: return RecaptchaHandlers.config
         case .createAuthUri: return CreateAuthUriHandler.handle
         case .revokeToken: return RevokeTokenHandler.handle
         case .authHandler, .authHandlerQuery: return AuthHandlerEndpoint.handle
+        case .widgetHandler: return WidgetEndpoints.handler
+        case .widgetIframe: return WidgetEndpoints.iframe
+        case .widgetReturn: return WidgetEndpoints.returnPage
         case .createOAuthIdpConfig: return ProviderConfigHandlers.create
         case .getOAuthIdpConfig: return ProviderConfigHandlers.get
         case .listOAuthIdpConfigs: return ProviderConfigHandlers.list
@@ -44,6 +52,7 @@ enum OperationTable {
         case .openIDConfiguration, .issuerOpenIDConfiguration: return PublicKeyHandlers.openIDConfiguration
         case .status: return StatusHandlers.status
         case .healthz: return StatusHandlers.healthz
+        case .metrics: return MetricsHandler.scrape
         case .readyz: return StatusHandlers.readyz
         }
     }

@@ -10,6 +10,9 @@ enum StoredKinds {
     static let pendingCredential = "pending"
     static let redirectSession = "redirect.session"
     static let redirectState = "redirect.state"
+    /// A phone code's session (`sessionInfo`), and a temporary proof of a phone number another account holds.
+    static let phoneSession = "phone.session"
+    static let phoneProof = "phone.proof"
     /// Deliveries of a provider's server-to-server events, applied once.
     static func providerEvent(_ provider: ProviderID) -> String { "event." + provider.rawValue }
     /// A provider's private records (`ProviderRecords`).
@@ -20,7 +23,8 @@ enum StoredKinds {
     static let outboxRevocation = "provider.revoke"
 
     /// The fixed kinds above (the test of distinctness reads this).
-    static let fixed = [oobCode, pendingCredential, redirectSession, redirectState, outboxMessage, outboxRevocation]
+    static let fixed = [oobCode, pendingCredential, redirectSession, redirectState, phoneSession, phoneProof, outboxMessage,
+                        outboxRevocation]
 }
 
 /// The purpose labels of values sealed under the master key (AES-GCM associated data): a value sealed for one

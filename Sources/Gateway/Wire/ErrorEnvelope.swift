@@ -53,6 +53,29 @@ enum ErrorEnvelope {
         envelope(code: httpStatus, message: message, reason: "invalid", status: nil)
     }
 
+    /// A request the HTTP layer refused before routing (malformed, too slow, too large): still Google's envelope,
+    /// so SDKs show a real message instead of failing to parse text. The message is the server's reason with a
+    /// capital and a full stop; 413 uses Google's wording with the configured limit. `Access-Control-Allow-Origin:
+    /// *` lets a browser app read it (the request's Origin is not known when the head itself was refused).
+    static func refusal(status: Int, reason: String, maxBodyBytes: Int) -> HTTPResponse {
+        let message = status == 413 && reason.hasPrefix("request body")
+            ? "Request payload size exceeds the limit: \(maxBodyBytes) bytes."
+            : reason.prefix(1).uppercased() + reason.dropFirst() + "."
+        let googleStatus: String
+        switch status {
+        case 408: googleStatus = "DEADLINE_EXCEEDED"
+        case 501: googleStatus = "UNIMPLEMENTED"
+        case 503: googleStatus = "UNAVAILABLE"
+        default: googleStatus = "INVALID_ARGUMENT"
+        }
+        let body = envelope(code: status, message: message, reason: status >= 500 ? "backendError" : "invalid",
+                            status: googleStatus)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/json; charset=UTF-8")
+        headers.add("Access-Control-Allow-Origin", "*")
+        return HTTPResponse(status: status, headers: headers, body: JSONSerializer.bytes(.object(body), pretty: true))
+    }
+
     private static func envelope(
         code: Int, message: String, errorMessage: String? = nil, reason: String, status: String?,
         location: String? = nil

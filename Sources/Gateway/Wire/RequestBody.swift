@@ -102,6 +102,39 @@ struct RequestBody: Sendable {
         }
     }
 
+    /// An enum field (`WireEnums`): its name as sent, or its proto number read as the name with that number.
+    /// A number with no name is INVALID_ARGUMENT, as Google answers; an unknown name is returned for the caller
+    /// to judge (each endpoint has its own answer for values it does not serve).
+    func enumName(_ key: String, _ names: [String]) throws(WireError) -> String? {
+        switch object[key] {
+        case .int(let number)?: return try Self.name(number, names, key)
+        case .double(let number)? where number.rounded() == number && abs(number) < 1e9:
+            return try Self.name(Int64(number), names, key)
+        default: return try string(key)
+        }
+    }
+
+    /// A repeated enum field, each element a name or a number (`enumName`).
+    func enumNames(_ key: String, _ names: [String]) throws(WireError) -> [String]? {
+        guard case .array(let items)? = object[key] else { return try enumName(key, names).map { [$0] } }
+        var result: [String] = []
+        for item in items {
+            switch item {
+            case .int(let number): result.append(try Self.name(number, names, key))
+            case .string(let name): result.append(try storable(name, key))
+            default: throw mismatch(key, "TYPE_ENUM", item)
+            }
+        }
+        return result
+    }
+
+    private static func name(_ number: Int64, _ names: [String], _ key: String) throws(WireError) -> String {
+        guard number >= 0, number < Int64(names.count) else {
+            throw .invalidPayload("Invalid value at '\(snakeCase(key))' (TYPE_ENUM), \(number)", reason: "invalid")
+        }
+        return names[Int(number)]
+    }
+
     func objects(_ key: String) throws(WireError) -> [JSONObject]? {
         switch object[key] {
         case nil, .null?: return nil

@@ -30,6 +30,7 @@ enum UserInfoJSON {
         info.set("customAttributes", user.customAttributes)
         if user.emailLinkSignin { info["emailLinkSignin"] = true }
         info.set("tenantId", user.tenantId)
+        info.set("initialEmail", user.initialEmail)
         return info
     }
 

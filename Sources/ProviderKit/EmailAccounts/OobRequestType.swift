@@ -9,6 +9,9 @@ public enum OobRequestType: String, Sendable, CaseIterable {
     case verifyEmail = "VERIFY_EMAIL"
     case emailSignIn = "EMAIL_SIGNIN"
     case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
+    /// Sent by the gateway itself, never asked for: after an email change, to the previous address, so its
+    /// owner can undo a change they did not make.
+    case recoverEmail = "RECOVER_EMAIL"
 
     /// The `mode` query parameter of the action link (what the JS SDK's `ActionCodeURL` expects).
     public var mode: String {
@@ -17,6 +20,7 @@ public enum OobRequestType: String, Sendable, CaseIterable {
         case .verifyEmail: return "verifyEmail"
         case .emailSignIn: return "signIn"
         case .verifyAndChangeEmail: return "verifyAndChangeEmail"
+        case .recoverEmail: return "recoverEmail"
         }
     }
 
@@ -25,12 +29,12 @@ public enum OobRequestType: String, Sendable, CaseIterable {
         self = match
     }
 
-    /// Seconds a code stays valid: reset 1 hour, sign-in link 6 hours, verification 3 days.
+    /// Seconds a code stays valid: reset 1 hour, sign-in link 6 hours, verification and recovery 3 days.
     public var lifetimeSeconds: Int64 {
         switch self {
         case .passwordReset: return 3600
         case .emailSignIn: return 6 * 3600
-        case .verifyEmail, .verifyAndChangeEmail: return 3 * 86_400
+        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail: return 3 * 86_400
         }
     }
 }

@@ -11,6 +11,9 @@ public struct AnonymousProvider: CredentialFreeSignUp, AbandonedAccountCleanup {
         public var enabled: Bool
         /// Sign-ups allowed per client IP per hour; 0 disables the limit.
         public var signUpsPerIPPerHour: Int
+        /// Whether the operator set `signUpsPerIPPerHour`: in emulator mode a limit left at its default is off,
+        /// as the Firebase Auth Emulator never rate-limits.
+        public var limitIsExplicit = false
 
         /// Delete anonymous accounts that never upgraded (off by default).
         public var cleanup: AbandonedAccountPolicy?
@@ -28,6 +31,13 @@ public struct AnonymousProvider: CredentialFreeSignUp, AbandonedAccountCleanup {
     public init(configuration: Configuration, time: any TimeSource) {
         self.configuration = configuration
         self.limiter = RateLimiter(limit: configuration.signUpsPerIPPerHour, windowSeconds: 3600, time: time)
+    }
+
+    /// The provider as emulator mode builds it: the default limit off, an explicit one kept.
+    public init(emulatorConfiguration configuration: Configuration, time: any TimeSource) {
+        var relaxed = configuration
+        if !configuration.limitIsExplicit { relaxed.signUpsPerIPPerHour = 0 }
+        self.init(configuration: relaxed, time: time)
     }
 
     public var id: ProviderID { .anonymous }

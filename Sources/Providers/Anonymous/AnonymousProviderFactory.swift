@@ -13,6 +13,7 @@ public struct AnonymousProviderFactory: ProviderFactory {
         var configuration = AnonymousProvider.Configuration()
         configuration.enabled = try section.bool("enabled") ?? configuration.enabled
         configuration.signUpsPerIPPerHour = try section.int("signUpsPerIPPerHour") ?? configuration.signUpsPerIPPerHour
+        configuration.limitIsExplicit = section.has("signUpsPerIPPerHour")
         guard configuration.signUpsPerIPPerHour >= 0 else {
             throw ConfigurationError("\(section.name("signUpsPerIPPerHour")) must not be negative (0 = unlimited)")
         }
@@ -29,6 +30,7 @@ public struct AnonymousProviderFactory: ProviderFactory {
     }
 
     public func plugins(_ settings: AnonymousProvider.Configuration, context: ProviderContext) throws -> PluginSet {
-        PluginSet(providers: [AnonymousProvider(configuration: settings, time: context.time)])
+        PluginSet(providers: [context.emulator ? AnonymousProvider(emulatorConfiguration: settings, time: context.time)
+                                               : AnonymousProvider(configuration: settings, time: context.time)])
     }
 }

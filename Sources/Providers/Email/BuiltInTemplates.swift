@@ -29,6 +29,10 @@ enum BuiltInTemplates {
             return Text(subject: "Verify your new email for {{appName}}",
                         body: "Hello,\n\nFollow this link to change the email of your {{appName}} account to {{newEmail}}:\n\n{{link}}\n\nIf you didn't ask for this change, you can ignore this email.\n\nThanks,\nYour {{appName}} team\n",
                         button: "Verify new email")
+        case .recoverEmail:
+            return Text(subject: "Your sign-in email for {{appName}} was changed",
+                        body: "Hello,\n\nThe sign-in email for your {{appName}} account was changed to {{newEmail}}.\n\nIf you didn't ask for this change, follow this link to restore your sign-in email ({{email}}):\n\n{{link}}\n\nThen reset your password as well.\n\nThanks,\nYour {{appName}} team\n",
+                        button: "Restore email")
         }
     }
 
@@ -50,6 +54,10 @@ enum BuiltInTemplates {
             return Text(subject: "تأیید نشانی ایمیل تازه برای {{appName}}",
                         body: "سلام،\n\nبرای تغییر ایمیل حساب {{appName}} خود به {{newEmail}} این پیوند را باز کنید:\n\n{{link}}\n\nاگر شما این درخواست را نداده‌اید، این ایمیل را نادیده بگیرید.\n\nسپاس،\nگروه {{appName}}\n",
                         button: "تأیید ایمیل تازه")
+        case .recoverEmail:
+            return Text(subject: "ایمیل ورود شما به {{appName}} تغییر کرد",
+                        body: "سلام،\n\nایمیل ورود حساب {{appName}} شما به {{newEmail}} تغییر کرد.\n\nاگر شما این تغییر را نخواسته‌اید، برای بازگرداندن ایمیل ورود خود ({{email}}) این پیوند را باز کنید:\n\n{{link}}\n\nسپس گذرواژهٔ خود را هم بازنشانی کنید.\n\nسپاس،\nگروه {{appName}}\n",
+                        button: "بازگرداندن ایمیل")
         }
     }
 

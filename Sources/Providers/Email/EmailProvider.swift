@@ -35,6 +35,18 @@ public struct EmailProvider: PasswordAccounts {
             self.failedPasswordsPerAccount = failedPasswordsPerAccount
             self.failedPasswordWindowSeconds = failedPasswordWindowSeconds
         }
+
+        /// The Firebase Auth Emulator never rate-limits, and app test suites create hundreds of accounts from one
+        /// address: in emulator mode every per-client limit is off unless the operator set it (a key of
+        /// `email.limits` in `explicit`).
+        public func forEmulator(keeping explicit: Set<String>) -> Configuration {
+            var relaxed = self
+            if !explicit.contains("signUpsPerIPPerHour") { relaxed.signUpsPerIPPerHour = 0 }
+            if !explicit.contains("sendsPerIPPerHour") { relaxed.sendsPerIPPerHour = 0 }
+            if !explicit.contains("sendsPerEmailPerHour") { relaxed.sendsPerEmailPerHour = 0 }
+            if !explicit.contains("failedPasswordsPerAccount") { relaxed.failedPasswordsPerAccount = 0 }
+            return relaxed
+        }
     }
 
     public let configuration: Configuration

@@ -36,7 +36,10 @@ public struct EmailProviderFactory: ProviderFactory {
         if let p = try r.section("passwordPolicy", allowing: ["minLength", "maxLength", "requireLowercase", "requireUppercase",
                                                               "requireDigit", "requireNonAlphanumeric"]) { e.provider.policy = try Self.policy(p, base: e.provider.policy) }
         if let l = try r.section("limits", allowing: ["signUpsPerIPPerHour", "sendsPerIPPerHour", "sendsPerEmailPerHour",
-                                                      "failedPasswordsPerAccount", "failedPasswordWindowSeconds"]) { try Self.limits(l, into: &e.provider) }
+                                                      "failedPasswordsPerAccount", "failedPasswordWindowSeconds"]) {
+            try Self.limits(l, into: &e.provider)
+            e.explicitLimits = Set(l.object.keys.filter { l.has($0) })
+        }
         if let s = try r.section("scrypt", allowing: ["n", "r", "p"]) { e.scrypt = try Self.scrypt(s, base: e.scrypt) }
         if let smtp = try r.section("smtp") { e.smtp = try SMTPDeliveryReader.delivery(smtp, environment: environment) }
         // Negative values would silently switch a protection off or size a pool by accident.
@@ -56,6 +59,8 @@ public struct EmailProviderFactory: ProviderFactory {
         let templates = EmailTemplates(appName: settings.appName ?? context.projectId,
                                        overrideDirectory: settings.templatesDirectory
                                         ?? (context.dataDirectory as NSString).appendingPathComponent("templates"))
+        var settings = settings
+        if context.emulator { settings.provider = settings.provider.forEmulator(keeping: settings.explicitLimits) }
         let provider = EmailProvider(settings: settings, passwords: passwords, templates: templates, time: context.time,
                                      counters: context.counters)
         let senders: [any CodeSender] = settings.smtp.map {

@@ -4,6 +4,8 @@ import Outbound
 public struct EmailSettings: Sendable, Equatable {
     /// Policy, abuse limits and the on/off switches of the email provider.
     public var provider = EmailProvider.Configuration()
+    /// The keys of `email.limits` the operator wrote: in emulator mode the others are off (`forEmulator`).
+    public var explicitLimits: Set<String> = []
     /// Firebase's "email enumeration protection": sign-in errors collapse into `INVALID_LOGIN_CREDENTIALS`,
     /// `createAuthUri` reveals nothing and password-reset requests for unknown addresses succeed silently.
     public var improvedEmailPrivacy = false

@@ -85,6 +85,8 @@ public struct TelegramConfiguration: Sendable, Equatable {
     public var maxTokenAgeSeconds: Int64
     /// The least time between JWKS re-fetches caused by unknown key ids. At least 1.
     public var keyRefreshIntervalSeconds: Int64
+    /// Phone codes through Telegram's Gateway API (`telegram.gateway`), when configured.
+    public var gateway: TelegramGatewaySettings?
 
     public init(enabled: Bool = false, bots: [TelegramBot] = [], thirdPartyBotIds: [String] = [],
                 thirdPartyKey: TelegramPublicKey = .production,

@@ -5,10 +5,12 @@ import ProviderKit
 /// `GATEHOUSE_TELEGRAM_BOT_TOKEN_<bot id>` / `GATEHOUSE_TELEGRAM_CLIENT_SECRET_<bot id>` or from the files named by
 /// `tokenFile` / `clientSecretFile`; never inline in the config file, which tends to be committed.
 public struct TelegramProviderFactory: ProviderFactory {
-    public static let keys: Set = ["enabled", "bots", "authDateWindowSeconds", "clockSkewSeconds", "thirdPartyMiniApps", "oidc"]
+    public static let keys: Set = ["enabled", "bots", "authDateWindowSeconds", "clockSkewSeconds", "thirdPartyMiniApps", "oidc", "gateway"]
     public static let botKeys: Set = ["id", "tokenFile", "clientSecretFile", "loginWidget", "miniApp", "authDateWindowSeconds"]
     public static let thirdPartyKeys: Set = ["botIds", "publicKey"]
     public static let oidcKeys: Set = ["baseUrl", "issuer", "acceptRawNonce", "maxTokenAgeSeconds", "keyRefreshIntervalSeconds"]
+    public static let gatewayKeys: Set = ["tokenFile", "baseUrl", "checkSendAbility", "senderUsername", "callbackUrl",
+                                          "reportMaxAgeSeconds", "timeoutSeconds"]
 
     public init() {}
 
@@ -39,8 +41,29 @@ public struct TelegramProviderFactory: ProviderFactory {
             telegram.maxTokenAgeSeconds = try oidc.int64("maxTokenAgeSeconds") ?? telegram.maxTokenAgeSeconds
             telegram.keyRefreshIntervalSeconds = try oidc.int64("keyRefreshIntervalSeconds") ?? telegram.keyRefreshIntervalSeconds
         }
+        if let gateway = try section.section("gateway", allowing: Self.gatewayKeys) {
+            telegram.gateway = try Self.gateway(gateway, environment: environment)
+        }
         if let problem = telegram.problem { throw ConfigurationError(problem) }
         return telegram
+    }
+
+    /// `telegram.gateway`: phone codes through the Gateway API. The token comes from
+    /// `GATEHOUSE_TELEGRAM_GATEWAY_TOKEN` or `tokenFile`.
+    static func gateway(_ section: ConfigSection, environment: [String: String]) throws -> TelegramGatewaySettings {
+        guard let token = try section.secret(fileKey: "tokenFile", environmentVariable: TelegramGatewaySettings.tokenVariable,
+                                             environment: environment), !token.isEmpty else {
+            throw ConfigurationError("telegram.gateway needs its API token: set \(TelegramGatewaySettings.tokenVariable) or \(section.name("tokenFile"))")
+        }
+        var gateway = TelegramGatewaySettings(token: TelegramSecret(token))
+        gateway.baseURL = try section.string("baseUrl") ?? gateway.baseURL
+        gateway.checkSendAbility = try section.bool("checkSendAbility") ?? gateway.checkSendAbility
+        gateway.senderUsername = try section.string("senderUsername")
+        gateway.callbackURL = try section.string("callbackUrl")
+        gateway.reportMaxAgeSeconds = try section.int64("reportMaxAgeSeconds") ?? gateway.reportMaxAgeSeconds
+        gateway.timeoutSeconds = try section.double("timeoutSeconds") ?? gateway.timeoutSeconds
+        if let problem = gateway.problem { throw ConfigurationError(problem) }
+        return gateway
     }
 
     /// One entry of `bots`. The id may be written as a number or a string; the secrets are looked up under it.
@@ -71,6 +94,11 @@ public struct TelegramProviderFactory: ProviderFactory {
                                             payloads: context.ledger(kind: "telegram.payload"),
                                             nonces: context.ledger(kind: "telegram.nonce"), time: context.time,
                                             log: context.log(for: .telegram))
-        return PluginSet(providers: [provider])
+        guard let gateway = settings.gateway else { return PluginSet(providers: [provider]) }
+        let log = context.log(for: .telegramGateway)
+        let sender = TelegramGatewaySender(settings: gateway, publicBaseURL: context.publicBaseURL, fetcher: context.fetcher, log: log)
+        let reports = TelegramGatewayReports(settings: gateway, records: context.records(for: .telegramGateway),
+                                             time: context.time, log: log)
+        return PluginSet(providers: [provider, reports], senders: [sender])
     }
 }

@@ -10,7 +10,7 @@ struct PostgresMigration {
 /// The schema. Text columns use the `C` collation: ordering is by UTF-8 bytes whatever the database's
 /// locale, as the store contract says (and as SQLite's BINARY collation does).
 enum PostgresMigrations {
-    static let all: [PostgresMigration] = [initialSchema, outbox, counters]
+    static let all: [PostgresMigration] = [initialSchema, outbox, counters, initialEmail]
 
     /// The highest version this build knows.
     static var latestVersion: Int { all.last?.version ?? 0 }
@@ -129,5 +129,10 @@ enum PostgresMigrations {
             CONSTRAINT counters_pkey PRIMARY KEY (key)
         );
         CREATE INDEX counters_window_ends_at_idx ON counters (window_ends_at);
+        """)
+
+    /// Firebase's `initialEmail`: the address an account had before its first change of email.
+    static let initialEmail = PostgresMigration(version: 4, sql: """
+        ALTER TABLE users ADD COLUMN initial_email TEXT COLLATE "C";
         """)
 }

@@ -14,9 +14,20 @@ struct SQLiteMigrationTests {
         try Migrator.migrate(connection, migrations: [Migrations.initialSchema])
         try connection.transaction(begin: "BEGIN IMMEDIATE") {
             let transaction = SQLiteTransaction(connection: connection)
-            try transaction.insertUser(Fixture.completeUser("alice"))
+            // Version 1's columns: every one but those later migrations added (initial_email, version 4).
+            let columns = UserRows.columns.replacingOccurrences(of: ", initial_email", with: "")
+            let values = Array(UserRows.values(Self.version1User).dropLast())
+            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+            _ = try connection.execute("INSERT INTO users (\(columns)) VALUES (\(placeholders))", values)
             try transaction.insertOneTimeToken(Fixture.oneTimeToken("code"))
         }
+    }
+
+    /// The fixture user as a version 1 database can hold it (no `initialEmail`).
+    static var version1User: UserRecord {
+        var user = Fixture.completeUser("alice")
+        user.initialEmail = nil
+        return user
     }
 
     private func tableNames(_ path: String) throws -> [String] {
@@ -27,7 +38,7 @@ struct SQLiteMigrationTests {
         }
     }
 
-    @Test("opening a version 1 database upgrades it to the outbox and counter schema and keeps its data")
+    @Test("opening a version 1 database upgrades it to the outbox, counter and initialEmail schema and keeps its data")
     func upgradesVersion1() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -44,7 +55,7 @@ struct SQLiteMigrationTests {
         let queued = try await store.read { try $0.outboxItems(kind: "mail") }
         try await store.close()
 
-        #expect(kept.0 == Fixture.completeUser("alice"))
+        #expect(kept.0 == Self.version1User)
         #expect(kept.1 == Fixture.oneTimeToken("code"))
         #expect(queued == [Fixture.outboxItem("job")])
         #expect(counted == 1)
@@ -53,7 +64,7 @@ struct SQLiteMigrationTests {
         let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version") {
             row throws(StoreError) in try row.integer(0)
         }
-        #expect(versions == [1, 2, 3])
+        #expect(versions == [1, 2, 3, 4])
         let index = try connection.query(
             "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL"
         ) { row throws(StoreError) in try row.text(0) }

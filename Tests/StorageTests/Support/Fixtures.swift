@@ -21,7 +21,8 @@ enum Fixture {
                 algorithm: "scrypt", parameters: #"{"n":16384,"r":8,"p":1}"#, hash: [0, 1, 2, 255], salt: []),
             passwordUpdatedAt: 1_700_000_000_123, emailLinkSignin: true, disabled: true,
             customAttributes: #"{"admin":true}"#, validSince: 1_700_000_000, createdAt: 1_600_000_000_000,
-            lastLoginAt: 1_700_000_001_000, lastRefreshAt: 1_700_000_002_000, tenantId: "tenant-ü")
+            lastLoginAt: 1_700_000_001_000, lastRefreshAt: 1_700_000_002_000, tenantId: "tenant-ü",
+            initialEmail: "first-\(localId)@example.com")
     }
 
     static func identity(

@@ -38,11 +38,11 @@ enum QueryAccounts {
             guard (0...QueryAccounts.maxOffset).contains(offset) else {
                 throw WireError.invalidParameter("offset must be between 0 and \(QueryAccounts.maxOffset); page with accounts:batchGet beyond")
             }
-            switch try body.string("sortBy") {
+            switch try body.enumName("sortBy", WireEnums.sortByField) {
             case nil, "USER_ID", "SORT_BY_FIELD_UNSPECIFIED": break
             case let other?: throw WireError.invalidParameter("sortBy \(String(other.prefix(40))) is not supported; use USER_ID")
             }
-            switch try body.string("order") {
+            switch try body.enumName("order", WireEnums.order) {
             case nil, "ASC", "ORDER_UNSPECIFIED": descending = false
             case "DESC": descending = true
             case let other?: throw WireError.invalidParameter("order must be ASC or DESC, not \(String(other.prefix(40)))")

@@ -34,10 +34,11 @@ struct SendOobCodeRequest: Sendable {
     }
 
     init(_ body: RequestBody, caller: Caller) throws {
-        guard let typeText = try body.string("requestType"), typeText != "OOB_REQ_TYPE_UNSPECIFIED" else {
+        guard let typeText = try body.enumName("requestType", WireEnums.oobRequestType), typeText != "OOB_REQ_TYPE_UNSPECIFIED" else {
             throw AuthError(.missingReqType)
         }
-        guard let type = OobRequestType(rawValue: typeText) else {
+        // RECOVER_EMAIL codes are the gateway's own (sent after an email change), never asked for.
+        guard let type = OobRequestType(rawValue: typeText), type != .recoverEmail else {
             if ["RECOVER_EMAIL", "REVERT_SECOND_FACTOR_ADDITION", "VERIFY_EMAIL_LINK"].contains(typeText) {
                 throw AuthError(.operationNotAllowed, "\(typeText) is not supported")
             }
@@ -51,6 +52,8 @@ struct SendOobCodeRequest: Sendable {
             kind = .passwordReset(email: try EmailAddress.require(try body.string("email")))
         case .emailSignIn:
             kind = .emailSignIn(email: try EmailAddress.require(try body.string("email")))
+        case .recoverEmail:
+            throw AuthError(.operationNotAllowed, "RECOVER_EMAIL is not supported")
         case .verifyEmail, .verifyAndChangeEmail:
             let subject: Subject
             if returnLink && !body.has("idToken") {

@@ -26,7 +26,7 @@ struct AccountChange: Sendable {
         if body.has("mfa") { throw WireError.invalidPayload("mfa (second factors) is not supported by this gateway yet", reason: "invalid") }
         displayName = try Self.nullable(body, "displayName")
         photoUrl = try Self.nullable(body, "photoUrl")
-        for attribute in try body.strings("deleteAttribute") ?? [] {
+        for attribute in try body.enumNames("deleteAttribute", WireEnums.userAttributeName) ?? [] {
             switch attribute {
             case "DISPLAY_NAME": displayName = .delete
             case "PHOTO_URL": photoUrl = .delete

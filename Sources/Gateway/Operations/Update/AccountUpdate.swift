@@ -34,7 +34,10 @@ enum AccountUpdate {
         }
     }
 
-    static func run(_ request: Request, _ services: GatewayServices) async throws -> JSONObject {
+    /// The response, and the change of address a user made (which `EmailRecovery` tells the previous address
+    /// about; an admin's change is the admin's statement and mails nobody).
+    static func run(_ request: Request, _ services: GatewayServices) async throws
+        -> (response: JSONObject, emailChange: EmailRecovery.Change?) {
         let session: SessionService.Authenticated?
         let localId: String
         switch request.target {
@@ -56,7 +59,8 @@ enum AccountUpdate {
         let endsOwnSession = session != nil && (change.revokesTokens || credentials.revokesTokens)
         let freshSession = endsOwnSession
             ? try services.sessions.newRefreshToken(localId: localId, signInProvider: sessionProvider) : nil
-        let (user, identities) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity]) in
+        let (user, identities, previousEmail) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity], String?) in
+            let previousEmail = try tx.user(localId: localId)?.email
             if let email = credentials.email {
                 _ = try applier.decideAndApply(.init(credential: .emailChange(address: email, proven: false),
                                                      intent: .link(localId: localId)), policy: policy, tx)
@@ -79,13 +83,15 @@ enum AccountUpdate {
                 throw AuthError(.emailExists)
             }
             if case let (_, record)? = freshSession { try tx.insertRefreshToken(record) }
-            return (user, try tx.identities(localId: localId))
+            return (user, try tx.identities(localId: localId), previousEmail)
         }
         var response = UserInfoJSON.setAccountInfoResponse(user, identities: identities)
         if case let (refreshToken, _)? = freshSession {
             SessionFields.add(try services.sessions.issued(refreshToken: refreshToken, for: user, identities: identities,
                                                            signInProvider: sessionProvider), to: &response)
         }
-        return response
+        let emailChange = session == nil ? nil
+            : EmailRecovery.change(localId: localId, before: previousEmail, after: credentials.email == nil ? nil : user.email)
+        return (response, emailChange)
     }
 }

@@ -2,11 +2,12 @@ import AuthCore
 import ProviderKit
 import Storage
 
-/// `accounts:update` with an `oobCode` (the SDKs' `applyActionCode`): verifies an email, or verifies and
-/// switches to a new one. Also used by the action page.
+/// `accounts:update` with an `oobCode` (the SDKs' `applyActionCode`): verifies an email, verifies and switches
+/// to a new one, or restores the previous one after a change (`RECOVER_EMAIL`, see `EmailRecovery`). Also used
+/// by the action page.
 enum ApplyOobCode {
     static func apply(_ services: GatewayServices, code: String?,
-                      types: Set<OobRequestType> = [.verifyEmail, .verifyAndChangeEmail])
+                      types: Set<OobRequestType> = [.verifyEmail, .verifyAndChangeEmail, .recoverEmail])
         async throws -> (UserRecord, [ProviderIdentity], OobCodes.Payload) {
         let codes = services.email.codes
         let applier = services.linking.applier
@@ -18,7 +19,13 @@ enum ApplyOobCode {
                     throw AuthError(.invalidOobCode)
                 }
                 guard !user.disabled else { throw AuthError.userDisabled }
-                if let newEmail = payload.newEmail, payload.type == .verifyAndChangeEmail {
+                if payload.type == .recoverEmail {
+                    // The previous mailbox takes its address back (EMAIL_EXISTS if another account took it
+                    // meanwhile); proven, so verified, and every session ends.
+                    _ = try applier.decideAndApply(.init(credential: .emailChange(address: payload.email, proven: true),
+                                                         intent: .link(localId: user.localId)), policy: policy, tx)
+                    user = try tx.user(localId: user.localId) ?? user
+                } else if let newEmail = payload.newEmail, payload.type == .verifyAndChangeEmail {
                     // The code proves the new mailbox; taking the address is still an account merge.
                     _ = try applier.decideAndApply(.init(credential: .emailChange(address: newEmail, proven: true),
                                                          intent: .link(localId: user.localId)), policy: policy, tx)

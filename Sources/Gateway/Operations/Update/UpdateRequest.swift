@@ -25,9 +25,12 @@ enum UpdateHandler {
             let (user, identities, payload) = try await ApplyOobCode.apply(services, code: code)
             var response = UserInfoJSON.setAccountInfoResponse(user, identities: identities)
             response.set("newEmail", payload.newEmail)
+            if let change = EmailRecovery.change(afterApplying: payload) { await EmailRecovery.notify(change, services, context) }
             return .json(response)
         case .change(let request):
-            return .json(try await AccountUpdate.run(request, services))
+            let (response, emailChange) = try await AccountUpdate.run(request, services)
+            if let emailChange { await EmailRecovery.notify(emailChange, services, context) }
+            return .json(response)
         }
     }
 }

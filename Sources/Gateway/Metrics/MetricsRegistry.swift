@@ -1,0 +1,78 @@
+import Synchronization
+
+/// A metric family as Prometheus names it: counters end in `_total`, durations are histograms in seconds.
+struct MetricFamily: Sendable, Hashable {
+    enum Kind: String, Sendable { case counter, gauge, histogram }
+
+    let name: String
+    let help: String
+    let kind: Kind
+    let labelNames: [String]
+    /// Upper bounds of the histogram's buckets in seconds (the `+Inf` bucket is implied).
+    let buckets: [Double]
+
+    static func counter(_ name: String, _ help: String, labels: [String] = []) -> MetricFamily {
+        MetricFamily(name: name, help: help, kind: .counter, labelNames: labels, buckets: [])
+    }
+
+    static func gauge(_ name: String, _ help: String, labels: [String] = []) -> MetricFamily {
+        MetricFamily(name: name, help: help, kind: .gauge, labelNames: labels, buckets: [])
+    }
+
+    static func histogram(_ name: String, _ help: String, labels: [String] = [],
+                          buckets: [Double] = MetricFamily.latencyBuckets) -> MetricFamily {
+        MetricFamily(name: name, help: help, kind: .histogram, labelNames: labels, buckets: buckets)
+    }
+
+    /// 0.5 ms to 10 s: a lookup takes a fraction of a millisecond, a password hash tens, a provider call seconds.
+    static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+}
+
+/// One series' value: a counter's or gauge's number, or a histogram's cumulative-free bucket counts.
+enum SeriesValue: Sendable, Equatable {
+    case number(Double)
+    case histogram(bucketCounts: [UInt64], sum: Double, count: UInt64)
+}
+
+/// Counters and histograms recorded as requests happen. Every update takes one short lock; label values come
+/// from closed sets (operations, statuses, provider ids, error codes), so the number of series stays bounded.
+final class MetricsRegistry: Sendable {
+    private struct SeriesKey: Hashable {
+        let family: MetricFamily
+        let labels: [String]
+    }
+
+    private let series = Mutex<[SeriesKey: SeriesValue]>([:])
+
+    func increment(_ family: MetricFamily, _ labels: [String] = [], by amount: Double = 1) {
+        precondition(family.kind == .counter && labels.count == family.labelNames.count)
+        series.withLock { all in
+            let key = SeriesKey(family: family, labels: labels)
+            if case .number(let value) = all[key] { all[key] = .number(value + amount) } else { all[key] = .number(amount) }
+        }
+    }
+
+    func observe(_ family: MetricFamily, _ labels: [String] = [], seconds: Double) {
+        precondition(family.kind == .histogram && labels.count == family.labelNames.count)
+        let bucket = family.buckets.firstIndex { seconds <= $0 } ?? family.buckets.count
+        series.withLock { all in
+            let key = SeriesKey(family: family, labels: labels)
+            var counts = [UInt64](repeating: 0, count: family.buckets.count + 1)
+            var sum = 0.0
+            var count: UInt64 = 0
+            if case .histogram(let previous, let previousSum, let previousCount) = all[key] {
+                (counts, sum, count) = (previous, previousSum, previousCount)
+            }
+            counts[bucket] += 1
+            all[key] = .histogram(bucketCounts: counts, sum: sum + seconds, count: count + 1)
+        }
+    }
+
+    /// Every recorded series, grouped by family.
+    func samples() -> [MetricFamily: [(labels: [String], value: SeriesValue)]] {
+        let copy = series.withLock { $0 }
+        var grouped: [MetricFamily: [(labels: [String], value: SeriesValue)]] = [:]
+        for (key, value) in copy { grouped[key.family, default: []].append((key.labels, value)) }
+        return grouped
+    }
+}
