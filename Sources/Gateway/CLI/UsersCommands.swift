@@ -70,7 +70,9 @@ enum UsersCommands {
         }
         await GatewayCommand.closeReporting(store)
         var lines = ["exported \(summary.users) users to \(path)"]
-        if let primary = summary.primaryHash {
+        if var primary = summary.primaryHash {
+            // The signer key is a secret: it is in the file, not in what may end up in a terminal log.
+            if primary["signerKey"] != nil { primary["signerKey"] = "(in the file)" }
             lines.append("password hash of the users in \"users\": \(JSONSerializer.string(.object(primary)))")
         }
         if !summary.groups.isEmpty {
