@@ -155,4 +155,23 @@ struct MigrationFileTests {
             == .init(algorithm: .standardScrypt, memoryCost: 32768, parallelization: 1, blockSize: 8, derivedKeyLength: 32))
         #expect(!ImportedPasswordCredential.verify("x", against: own))
     }
+
+    @Test("progress: a redrawn bar with rate and ETA on a terminal, plain lines elsewhere")
+    func progressDisplay() {
+        final class Lines: @unchecked Sendable { var text: [String] = [] }
+        let terminal = Lines()
+        let bar = ProgressDisplay(total: 100, verb: "imported", terminal: true) { terminal.text.append($0) }
+        bar.update(done: 50, users: 500, force: true)
+        bar.finish(done: 100, users: 1000)
+        #expect(terminal.text.first?.hasPrefix("\r\u{1B}[K[###############...............] imported 500 users, 50%") == true)
+        #expect(terminal.text.first?.contains("users/s, ETA") == true)
+        #expect(terminal.text.last == "\n")
+        let log = Lines()
+        let plain = ProgressDisplay(total: 100, verb: "exported", terminal: false) { log.text.append($0) }
+        plain.update(done: 10, users: 10)
+        plain.finish(done: 100, users: 100)
+        #expect(log.text.count == 1 && log.text[0].hasPrefix("exported 100 users, 100%") && log.text[0].hasSuffix("ETA 0s\n"))
+        #expect(ProgressDisplay.line(verb: "imported", done: 25, total: 100, users: 250, elapsed: .seconds(5), bar: false)
+            == "imported 250 users, 25%, 50 users/s, ETA 15s")
+    }
 }
