@@ -26,7 +26,8 @@ enum UsersCommands {
         }
     }
 
-    static func importUsers(from path: String, flags: [String: String], configuration: GatewayConfiguration) async throws -> (Int32, String) {
+    static func importUsers(from path: String, flags: [String: String],
+                            configuration: GatewayConfiguration) async throws -> (Int32, String) {
         let hash = try hashOptions(flags)
         let format = try format(of: path, flags: flags)
         let batchSize = try flags["batch-size"].map { text in
@@ -97,7 +98,8 @@ enum UsersCommands {
         }
         fields["hashAlgorithm"] = .string(algorithm.uppercased())
         if let cost = flags["mem-cost"] {
-            fields[algorithm.uppercased() == "STANDARD_SCRYPT" ? "cpuMemCost" : "memoryCost"] = Int64(cost).map(JSONValue.int) ?? .string(cost)
+            let field = algorithm.uppercased() == "STANDARD_SCRYPT" ? "cpuMemCost" : "memoryCost"
+            fields[field] = Int64(cost).map(JSONValue.int) ?? .string(cost)
         }
         switch flags["hash-input-order"]?.uppercased() {
         case nil: break

@@ -51,7 +51,9 @@ struct ImportedAccount: Sendable {
             throw Refusal("rawPassword is not imported: import a passwordHash, or set the password with accounts:update")
         }
         guard let localId = try body.string("localId"), !localId.isEmpty else { throw Refusal("localId is missing") }
-        guard localId.utf8.count <= ProfileLimits.localId || localId.count <= ProfileLimits.localId else { throw Refusal("localId is longer than 128 characters") }
+        guard localId.utf8.count <= ProfileLimits.localId || localId.count <= ProfileLimits.localId else {
+            throw Refusal("localId is longer than 128 characters")
+        }
         let createdAt = try Self.milliseconds(body, "createdAt") ?? now
         var user = UserRecord(localId: localId, validSince: 0, createdAt: createdAt)
         if let email = try body.string("email"), !email.isEmpty {

@@ -170,7 +170,9 @@ struct UserImportRun {
     }
 
     static func hashOptions(_ value: JSONValue) throws -> ForeignHashParameters? {
-        guard case .object(let object) = value else { throw AuthExportJSONReader.Failure.malformed(offset: 0, "a hash configuration must be an object") }
+        guard case .object(let object) = value else {
+            throw AuthExportJSONReader.Failure.malformed(offset: 0, "a hash configuration must be an object")
+        }
         return try ImportHashOptions.parse(RequestBody(object: object))
     }
 
