@@ -282,3 +282,21 @@ def test_cli_import_into_postgres_beside_a_running_gateway(make_gateway, pg_data
     exported = tmp_path / "export.json"
     assert run_cli("users", "export", str(exported), "--database-url", pg_database).returncode == 0
     assert len(json.loads(exported.read_text())["users"]) + len(json.loads(exported.read_text()).get("gatehouseUsers", [])) == 300
+
+
+def test_import_routes_take_bodies_over_the_default_limit_and_no_other_route_does(make_gateway):
+    """1000 users with long profiles are more than the 1 MiB default body limit: the import routes have their own."""
+    from harness import ADMIN_TOKEN
+    gw = make_gateway()
+    users = [{"localId": f"big{n}", "displayName": "d" * 1000, "photoUrl": "https://example.com/" + "p" * 1000}
+             for n in range(1000)]
+    body = json.dumps({"users": users})
+    assert len(body) > 2_000_000
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}", "Content-Type": "application/json"}
+    answer = requests.post(gw.url(f"{IDENTITY}/projects/{gw.project_id}/accounts:batchCreate"), data=body,
+                           headers=headers, timeout=60)
+    assert answer.status_code == 200, answer.text[:300]
+    assert answer.json() == {"kind": "identitytoolkit#UploadAccountResponse", "error": []}
+    other = requests.post(gw.url(IDENTITY + "/accounts:signUp"), params={"key": API_KEY}, data=body,
+                          headers={"Content-Type": "application/json"}, timeout=60)
+    assert other.status_code == 413
