@@ -29,9 +29,13 @@ public struct ParserLimits: Sendable, Equatable {
         self.largeBodies = largeBodies
     }
 
-    /// The limits for the request with this head: the large-body limit on the listed paths, these elsewhere.
-    func forRequest(method: String, target: String) -> ParserLimits {
-        guard let largeBodies, method == "POST", largeBodies.maxBodyBytes > maxBodyBytes else { return self }
+    /// The limits for the request with this head: the large-body limit on the listed paths for requests that carry
+    /// credentials (an `Authorization` field: admin routes refuse the others anyway, so an anonymous flood never
+    /// gets the larger limit), these elsewhere.
+    func forRequest(method: String, target: String, hasAuthorization: Bool) -> ParserLimits {
+        guard let largeBodies, method == "POST", hasAuthorization, largeBodies.maxBodyBytes > maxBodyBytes else {
+            return self
+        }
         let path = target.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false).first
             .map { Substring($0) } ?? ""
         guard largeBodies.pathSuffixes.contains(where: { path.hasSuffix($0) }) else { return self }
@@ -47,6 +51,12 @@ public struct ParserLimits: Sendable, Equatable {
         let (total, overflowB) = heads.addingReportingOverflow(body)
         let (withFraming, overflowC) = total.addingReportingOverflow(body / 8)
         return overflowA || overflowB || overflowC ? Int.max : withFraming
+    }
+}
+
+extension ParserLimits {
+    func forRequest(_ head: RequestHead) -> ParserLimits {
+        forRequest(method: head.method, target: head.target, hasAuthorization: !head.headers.values("Authorization").isEmpty)
     }
 }
 

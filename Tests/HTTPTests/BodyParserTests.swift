@@ -58,12 +58,16 @@ struct BodyParserTests {
     func largeBodyPaths() {
         let limits = ParserLimits(maxBodyBytes: 10, largeBodies: LargeBodyPaths(pathSuffixes: ["/accounts:batchCreate"], maxBodyBytes: 20))
         let body = String(repeating: "x", count: 15)
-        let large = "POST /v1/projects/p/accounts:batchCreate?key=k HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n" + body
+        let auth = "Authorization: Bearer t\r\n"
+        let large = "POST /v1/projects/p/accounts:batchCreate?key=k HTTP/1.1\r\nHost: a\r\n\(auth)Content-Length: 15\r\n\r\n" + body
         #expect(parsedRequest(large, limits: limits)?.body.count == 15)
-        let chunked = "POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunked = "POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\n\(auth)Transfer-Encoding: chunked\r\n\r\n"
             + "f\r\n\(body)\r\n0\r\n\r\n"
         #expect(parsedRequest(chunked, limits: limits)?.body.count == 15)
-        #expect(failureStatus("POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nContent-Length: 21\r\n\r\n",
+        #expect(failureStatus("POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\n\(auth)Content-Length: 21\r\n\r\n",
+                              limits: limits) == 413)
+        // Without credentials the default limit applies: an anonymous flood never gets the larger one.
+        #expect(failureStatus("POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n",
                               limits: limits) == 413)
         #expect(failureStatus("POST /v1/accounts:signUp HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n", limits: limits) == 413)
         #expect(failureStatus("POST /v1/x?next=/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n",
