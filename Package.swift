@@ -19,12 +19,13 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CXCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
 
         // Wire formats every other module reads and writes: JSON, base64/hex, percent and form encoding.
         .target(name: "WireFormats", swiftSettings: strict),
 
         // Swift wrappers: one module per C library.
-        .target(name: "Crypto", dependencies: ["COpenSSL", "WireFormats"], swiftSettings: strict),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "CXCrypt", "WireFormats"], swiftSettings: strict),
         .target(name: "IPNetworks", swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["CLinux", "IPNetworks"], swiftSettings: strict),
         .target(name: "Outbound", dependencies: ["CCurl", "WireFormats"], swiftSettings: strict),

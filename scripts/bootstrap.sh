@@ -10,7 +10,7 @@ cd "$repo_root"
 system_only=false
 [[ "${1:-}" == "--system-only" ]] && system_only=true
 
-packages=(libssl-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config python3-venv curl wrk sqlite3 postgresql)
+packages=(libssl-dev libcrypt-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config python3-venv curl wrk sqlite3 postgresql)
 # Only the tests need these: nginx with a throwaway certificate in front of a gateway, systemd-analyze for the unit,
 # chromium for the JS SDK's popup and redirect sign-in.
 $system_only || packages+=(nginx openssl systemd chromium)

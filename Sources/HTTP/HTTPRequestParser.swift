@@ -22,12 +22,13 @@ public enum HTTPRequestParser {
                 guard try scanHead(buffer, state: &state, limits: limits) else { return .needMore }
                 let lines = HeadLines(buffer: buffer, from: state.headStart, to: state.headLength)
                 let head = try RequestHeadParser.parse(lines)
-                let framing = try FramingRules.framing(for: head, limits: limits)
+                let framing = try FramingRules.framing(for: head, limits: limits.forRequest(head))
                 state.phase = .body(head, framing)
                 state.chunks = ChunkedDecoder(position: state.headLength)
             }
             guard case .body(let head, let framing) = state.phase else { return .needMore }
-            guard let (body, end) = try readBody(buffer, framing: framing, state: &state, limits: limits) else {
+            let requestLimits = limits.forRequest(head)
+            guard let (body, end) = try readBody(buffer, framing: framing, state: &state, limits: requestLimits) else {
                 return .needMore
             }
             state = ParserState()

@@ -16,6 +16,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderCount: Int = 100
     /// Decoded body bytes per request (413 beyond).
     public var maxBodyBytes: Int = 1 << 20
+    /// Paths allowed a larger body than `maxBodyBytes` (admin imports); nil: none.
+    public var largeBodies: LargeBodyPaths?
     /// Time from the first byte of a request until it is complete (for a new connection, from the accept);
     /// defeats slowloris, slow POST and connections opened only to hold a slot.
     public var requestDeadline: Duration = .seconds(10)
@@ -73,7 +75,8 @@ public struct HTTPServerConfiguration: Sendable {
     }
 
     var parserLimits: ParserLimits {
-        ParserLimits(maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount, maxBodyBytes: maxBodyBytes)
+        ParserLimits(maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount, maxBodyBytes: maxBodyBytes,
+                     largeBodies: largeBodies)
     }
 }
 

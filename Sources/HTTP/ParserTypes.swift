@@ -15,14 +15,34 @@ public struct ParserLimits: Sendable, Equatable {
     /// make the server read and examine. The default leaves room for the head, a trailer section as large as
     /// a head, the body, and chunk framing of an eighth of the body (any chunk of 64 bytes or more fits).
     public var maxRequestBytes: Int
+    /// POST paths (matched by their end, before any query) allowed a larger body, e.g. admin batch imports of
+    /// 1000 users, without raising the limit for every other request.
+    public var largeBodies: LargeBodyPaths?
 
     public init(maxHeaderBytes: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodyBytes: Int = 1 << 20,
-                maxChunkLineBytes: Int = 256, maxRequestBytes: Int? = nil) {
+                maxChunkLineBytes: Int = 256, maxRequestBytes: Int? = nil, largeBodies: LargeBodyPaths? = nil) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxBodyBytes = maxBodyBytes
         self.maxChunkLineBytes = maxChunkLineBytes
         self.maxRequestBytes = maxRequestBytes ?? Self.requestBytes(header: maxHeaderBytes, body: maxBodyBytes)
+        self.largeBodies = largeBodies
+    }
+
+    /// The limits for the request with this head: the large-body limit on the listed paths for requests that carry
+    /// credentials (an `Authorization` field: admin routes refuse the others anyway, so an anonymous flood never
+    /// gets the larger limit), these elsewhere.
+    func forRequest(method: String, target: String, hasAuthorization: Bool) -> ParserLimits {
+        guard let largeBodies, method == "POST", hasAuthorization, largeBodies.maxBodyBytes > maxBodyBytes else {
+            return self
+        }
+        let path = target.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false).first
+            .map { Substring($0) } ?? ""
+        guard largeBodies.pathSuffixes.contains(where: { path.hasSuffix($0) }) else { return self }
+        var limits = self
+        limits.maxBodyBytes = largeBodies.maxBodyBytes
+        limits.maxRequestBytes = Self.requestBytes(header: maxHeaderBytes, body: largeBodies.maxBodyBytes)
+        return limits
     }
 
     /// The default `maxRequestBytes`: two heads' worth (head and trailers), the body, an eighth more for framing.
@@ -31,6 +51,23 @@ public struct ParserLimits: Sendable, Equatable {
         let (total, overflowB) = heads.addingReportingOverflow(body)
         let (withFraming, overflowC) = total.addingReportingOverflow(body / 8)
         return overflowA || overflowB || overflowC ? Int.max : withFraming
+    }
+}
+
+extension ParserLimits {
+    func forRequest(_ head: RequestHead) -> ParserLimits {
+        forRequest(method: head.method, target: head.target, hasAuthorization: !head.headers.values("Authorization").isEmpty)
+    }
+}
+
+/// Request paths whose bodies may be larger than the server-wide limit, and how large.
+public struct LargeBodyPaths: Sendable, Equatable {
+    public var pathSuffixes: [String]
+    public var maxBodyBytes: Int
+
+    public init(pathSuffixes: [String], maxBodyBytes: Int) {
+        self.pathSuffixes = pathSuffixes
+        self.maxBodyBytes = maxBodyBytes
     }
 }
 

@@ -54,6 +54,28 @@ struct BodyParserTests {
         #expect(failureStatus("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n") == 413)
     }
 
+    @Test("listed POST paths get their own, larger body limit; other paths and methods keep the default")
+    func largeBodyPaths() {
+        let limits = ParserLimits(maxBodyBytes: 10, largeBodies: LargeBodyPaths(pathSuffixes: ["/accounts:batchCreate"], maxBodyBytes: 20))
+        let body = String(repeating: "x", count: 15)
+        let auth = "Authorization: Bearer t\r\n"
+        let large = "POST /v1/projects/p/accounts:batchCreate?key=k HTTP/1.1\r\nHost: a\r\n\(auth)Content-Length: 15\r\n\r\n" + body
+        #expect(parsedRequest(large, limits: limits)?.body.count == 15)
+        let chunked = "POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\n\(auth)Transfer-Encoding: chunked\r\n\r\n"
+            + "f\r\n\(body)\r\n0\r\n\r\n"
+        #expect(parsedRequest(chunked, limits: limits)?.body.count == 15)
+        #expect(failureStatus("POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\n\(auth)Content-Length: 21\r\n\r\n",
+                              limits: limits) == 413)
+        // Without credentials the default limit applies: an anonymous flood never gets the larger one.
+        #expect(failureStatus("POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n",
+                              limits: limits) == 413)
+        #expect(failureStatus("POST /v1/accounts:signUp HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n", limits: limits) == 413)
+        #expect(failureStatus("POST /v1/x?next=/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n",
+                              limits: limits) == 413)
+        #expect(failureStatus("PUT /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n",
+                              limits: limits) == 413)
+    }
+
     @Test("chunked bodies with extensions and trailers decode")
     func chunkedBody() {
         let text = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\n"

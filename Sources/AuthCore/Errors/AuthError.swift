@@ -102,6 +102,19 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidDuration = "INVALID_DURATION"
         case missingProviderId = "MISSING_PROVIDER_ID"
         case missingRawId = "MISSING_RAW_ID"
+        // User import (accounts:batchCreate, uploadAccount)
+        case missingUserAccount = "MISSING_USER_ACCOUNT"
+        case maximumUserCountExceeded = "MAXIMUM_USER_COUNT_EXCEEDED"
+        case invalidHashAlgorithm = "INVALID_HASH_ALGORITHM"
+        case invalidHashKey = "INVALID_HASH_KEY"
+        case invalidHashSaltSeparator = "INVALID_HASH_SALT_SEPARATOR"
+        case invalidHashRounds = "INVALID_HASH_ROUNDS"
+        case invalidHashMemoryCost = "INVALID_HASH_MEMORY_COST"
+        case invalidHashParallelization = "INVALID_HASH_PARALLELIZATION"
+        case invalidHashBlockSize = "INVALID_HASH_BLOCK_SIZE"
+        case invalidHashDerivedKeyLength = "INVALID_HASH_DERIVED_KEY_LENGTH"
+        case duplicateEmail = "DUPLICATE_EMAIL"
+        case duplicateRawId = "DUPLICATE_RAW_ID"
     }
 }
 

@@ -8,9 +8,13 @@ public enum EmailAddress {
     /// The canonical form of `text`, or nil when it is not an address.
     public static func canonical(_ text: String) -> String? {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, text.utf8.count <= maxLength,
-              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0 == "\u{7F}" })
-        else { return nil }
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, text.utf8.count <= maxLength else { return nil }
+        // ASCII (nearly every address) is checked byte by byte; other text by its scalars' Unicode properties.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard text.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return nil }
+        } else if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0 == "\u{7F}" }) {
+            return nil
+        }
         return text.lowercased()
     }
 

@@ -85,6 +85,9 @@ public final class GatewayApp: Sendable {
         http.port = configuration.port
         if configuration.http.eventLoops > 0 { http.eventLoopCount = configuration.http.eventLoops }
         http.maxBodyBytes = configuration.http.maxBodyBytes
+        // Admin imports carry up to 1000 users with hashes and identities, more than the default 1 MiB.
+        http.largeBodies = LargeBodyPaths(pathSuffixes: ["/accounts:batchCreate", "/relyingparty/uploadAccount"],
+                                          maxBodyBytes: configuration.http.maxImportBodyBytes)
         http.maxHeaderBytes = configuration.http.maxHeaderBytes
         http.maxHeaderCount = configuration.http.maxHeaderCount
         http.requestDeadline = .milliseconds(Int64(configuration.http.requestTimeoutSeconds * 1000))

@@ -2,7 +2,10 @@
 struct Arguments: Equatable {
     static let booleanFlags: Set = ["emulator", "allow-non-loopback", "help"]
     static let valueFlags: Set = ["host", "port", "data-dir", "project-id", "config", "database-url", "master-key-file",
-                                  "from", "to", "key-file", "gateway-url", "certificate", "key-id"]
+                                  "from", "to", "key-file", "gateway-url", "certificate", "key-id",
+                                  // users import: firebase-tools' auth:import hash flags, and the file format
+                                  "hash-algo", "hash-key", "salt-separator", "rounds", "mem-cost", "parallelization",
+                                  "block-size", "dk-len", "hash-input-order", "format", "batch-size"]
 
     var positional: [String] = []
     var flags: [String: String] = [:]

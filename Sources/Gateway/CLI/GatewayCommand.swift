@@ -4,7 +4,8 @@ import HTTP
 import Storage
 import StorageSQLite
 
-/// The `gateway` command: `serve`, `keys rotate`, `keys list`, `service-accounts …`, `backup FILE`, `migrate-storage`.
+/// The `gateway` command: `serve`, `keys rotate`, `keys list`, `service-accounts …`, `users import|export FILE`,
+/// `backup FILE`, `migrate-storage`.
 public enum GatewayCommand {
 
     /// Runs the command and returns the process exit code.
@@ -48,6 +49,10 @@ public enum GatewayCommand {
             case let words where words.first == "service-accounts":
                 print(try await ServiceAccountCommands.run(words, flags: arguments.flags, configuration: configuration))
                 return 0
+            case let words where words.first == "users":
+                let (code, text) = try await UsersCommands.run(words, flags: arguments.flags, configuration: configuration)
+                print(text)
+                return code
             case ["migrate-storage"]:
                 print(try await MigrateStorageCommand.run(flags: arguments.flags))
                 return 0

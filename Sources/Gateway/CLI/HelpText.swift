@@ -7,6 +7,7 @@ enum HelpText {
         case "backup": return backup
         case "migrate-storage": return migrateStorage
         case "service-accounts": return serviceAccounts
+        case "users": return users
         default: return general
         }
     }
@@ -23,6 +24,9 @@ enum HelpText {
       gateway service-accounts register EMAIL --certificate FILE [--key-id ID]
                                      trust an existing Google service account's key (custom tokens, admin API)
       gateway service-accounts list | delete EMAIL [--key-id ID]
+      gateway users import FILE [--hash-algo A ...]
+                                     import users from a `firebase auth:export` file (JSON or CSV); resumable
+      gateway users export FILE      write every user in the auth:export JSON format
       gateway backup FILE [options]  write a consistent copy of the SQLite database while the gateway runs
       gateway migrate-storage --from SOURCE --to TARGET
                                      copy every record into an empty database (SQLite <-> PostgreSQL)
@@ -83,6 +87,24 @@ enum HelpText {
       directory (its gatehouse.sqlite). Stop the gateways first. Sealed secrets are copied as they are:
       start the gateways on TARGET with SOURCE's master key (GATEHOUSE_MASTER_KEY). Abuse counters are not
       copied (they start again at zero).
+    """
+
+    static let users = """
+    gateway users import FILE [--format json|csv] [--batch-size N] [--data-dir DIR | --database-url URL]
+                              [--hash-algo A] [--hash-key K] [--salt-separator S] [--rounds N] [--mem-cost M]
+                              [--parallelization P] [--block-size B] [--dk-len L] [--hash-input-order SALT_FIRST|PASSWORD_FIRST]
+      Reads a file written by `firebase auth:export` (JSON, or CSV for a .csv name) and writes its users into the
+      database, N (default 1000) per transaction, safe while gateways run. The hash flags are those of `firebase auth:import`,
+      with the values from the Firebase console (Authentication → Users → ⋮ → Password hash parameters), e.g.
+      --hash-algo SCRYPT --hash-key <base64_signer_key> --salt-separator <base64_salt_separator> --rounds 8
+      --mem-cost 14. A file written by `gateway users export` carries its own hash parameters.
+      Users whose localId is already stored are skipped: run the same command again to resume after an
+      interruption. Progress goes to standard error; the summary lists each failed user and the exit code is 1
+      when any failed. Imported users sign in with their old passwords, which are rehashed on first success.
+    gateway users export FILE [--data-dir DIR | --database-url URL]
+      Writes every user in auth:export's JSON format (password hashes in standard base64). The hash parameters
+      are in the file's "gatehouseHash" member; users with other parameters are in "gatehouseUsers", grouped by
+      "gatehouseHashGroups" (firebase auth:import reads only "users": import each group with its own flags).
     """
 
     static let backup = """

@@ -80,10 +80,11 @@ public enum ConfigurationLoader {
             c.keyCacheMaxAgeSeconds = try tokens.int64("keyCacheMaxAgeSeconds") ?? c.keyCacheMaxAgeSeconds
             c.clockSkewSeconds = try tokens.int64("clockSkewSeconds") ?? c.clockSkewSeconds
         }
-        if let http = try r.section("http", allowing: ["maxBodyBytes", "maxHeaderBytes", "maxHeaderCount", "requestTimeoutSeconds",
+        if let http = try r.section("http", allowing: ["maxBodyBytes", "maxImportBodyBytes", "maxHeaderBytes", "maxHeaderCount", "requestTimeoutSeconds",
                                                     "idleTimeoutSeconds", "maxConnections", "maxConnectionsPerClient",
                                                     "eventLoops"]) {
             c.http.maxBodyBytes = try http.int("maxBodyBytes") ?? c.http.maxBodyBytes
+            c.http.maxImportBodyBytes = try http.int("maxImportBodyBytes") ?? c.http.maxImportBodyBytes
             c.http.maxHeaderBytes = try http.int("maxHeaderBytes") ?? c.http.maxHeaderBytes
             c.http.maxHeaderCount = try http.int("maxHeaderCount") ?? c.http.maxHeaderCount
             c.http.requestTimeoutSeconds = try http.double("requestTimeoutSeconds") ?? c.http.requestTimeoutSeconds

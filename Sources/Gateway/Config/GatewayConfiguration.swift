@@ -86,6 +86,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
 public struct HTTPSettings: Sendable, Equatable {
     public var maxBodyBytes = 1 << 20
+    /// Body limit of the admin import routes (`accounts:batchCreate`, `uploadAccount`): 1000 users per call.
+    public var maxImportBodyBytes = 16 << 20
     public var maxHeaderBytes = 16 * 1024
     public var maxHeaderCount = 100
     public var requestTimeoutSeconds: Double = 10

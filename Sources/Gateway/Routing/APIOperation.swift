@@ -33,6 +33,8 @@ enum APIOperation: String, CaseIterable, Sendable {
     case adminQueryAccounts = "identitytoolkit.projects.queryAccounts"
     case createSessionCookie = "identitytoolkit.projects.createSessionCookie"
     case legacyDownloadAccount = "legacy.downloadAccount"
+    case adminBatchCreate = "identitytoolkit.projects.accounts.batchCreate"
+    case legacyUploadAccount = "legacy.uploadAccount"
     // OAuth 2.0 token endpoint: the JWT-bearer grant for service accounts (admin API access tokens)
     case oauthToken = "oauth2.token"
     // Identity Toolkit v2, admin project config

@@ -44,6 +44,8 @@ enum Routes {
         table.add("POST", "\(identityToolkitV1)/projects/\(projectId):queryAccounts", .adminQueryAccounts, .admin)
         table.add("POST", "\(identityToolkitV1)/projects/\(projectId):createSessionCookie", .createSessionCookie, .admin)
         table.add("POST", "\(legacyV3)/downloadAccount", .legacyDownloadAccount, .admin)
+        table.add("POST", "\(identityToolkitV1)/projects/{projectId}/accounts:batchCreate", .adminBatchCreate, .admin)
+        table.add("POST", "\(legacyV3)/uploadAccount", .legacyUploadAccount, .admin)
         table.add("POST", JWTBearerGrant.path, .oauthToken, .open)
         table.add("GET", "/__/auth/action", .actionPage, .open)
         table.add("POST", "/__/auth/action", .actionPageSubmit, .open)

@@ -12,6 +12,7 @@ enum OperationTable {
         case .adminBatchDelete: return BatchDelete.handle
         case .adminBatchGet: return BatchGet.handle
         case .legacyDownloadAccount: return BatchGet.legacyDownload
+        case .adminBatchCreate, .legacyUploadAccount: return BatchCreate.handle
         case .adminQuery, .adminQueryAccounts: return QueryAccounts.handle
         case .createSessionCookie: return SessionCookies.handle
         case .signInWithCustomToken: return CustomTokenSignIn.handle

@@ -14,8 +14,8 @@ struct RequestBody: Sendable {
     /// passwords that are hashed or compared, and pages that must answer in HTML.
     private let refusesNUL: Bool
 
-    init(object: JSONObject, refusesNUL: Bool = true) {
-        self.object = RequestBody.normalizingKeys(object)
+    init(object: JSONObject, refusesNUL: Bool = true, normalizingKeys: Bool = true) {
+        self.object = normalizingKeys ? RequestBody.normalizingKeys(object) : object
         self.refusesNUL = refusesNUL
     }
 
@@ -179,7 +179,7 @@ struct RequestBody: Sendable {
         var result = JSONObject()
         for (key, value) in object {
             var name = key
-            if name.contains("_") {
+            if name.utf8.contains(UInt8(ascii: "_")) {
                 let parts = name.split(separator: "_", omittingEmptySubsequences: true)
                 name = parts.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
             }

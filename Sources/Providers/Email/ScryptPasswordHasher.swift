@@ -3,15 +3,17 @@ import Crypto
 import WireFormats
 
 /// The gateway's password hash: scrypt (memory-hard) with parameters stored next to each hash, plus
-/// verification of Firebase's modified scrypt for accounts imported from a Firebase project.
+/// verification of the hashes accounts imported from Firebase or another system bring along
+/// (`ImportedPasswordCredential`: Firebase's modified scrypt, bcrypt, PBKDF2, HMACs and plain digests).
 ///
 /// Stored forms (`PasswordCredential.algorithm` / `parameters`):
 /// - `SCRYPT` / `{"n":32768,"r":8,"p":1,"length":32}`: standard scrypt (RFC 7914) of the UTF-8 password.
 /// - `FIREBASE_SCRYPT` / `{"signerKey":"<base64>","saltSeparator":"<base64>","rounds":8,"memCost":14}`:
 ///   Firebase's project hash parameters; verified only, rehashed into `SCRYPT` after a successful sign-in.
+/// - `BCRYPT`, `PBKDF2_SHA256`, `HMAC_SHA256`, … (Firebase's import names): the same, see `ImportedPasswordCredential`.
 public struct ScryptPasswordHasher: PasswordHashing {
     public static let algorithm = "SCRYPT"
-    public static let firebaseAlgorithm = "FIREBASE_SCRYPT"
+    public static let firebaseAlgorithm = ImportedPasswordCredential.firebaseScryptName
 
     public struct Parameters: Sendable, Equatable {
         public var n: UInt64
@@ -63,14 +65,10 @@ public struct ScryptPasswordHasher: PasswordHashing {
                                                    n: stored.n, r: stored.r, p: stored.p, length: stored.length)
             else { return false }
             return constantTimeEquals(derived, credential.hash)
-        case Self.firebaseAlgorithm:
-            guard let firebase = FirebaseHashParameters(text: credential.parameters) else { return false }
-            return FirebaseScrypt.verify(password: Array(password.utf8), salt: credential.salt,
-                                         saltSeparator: firebase.saltSeparator, signerKey: firebase.signerKey,
-                                         rounds: firebase.rounds, memoryCost: firebase.memoryCost,
-                                         expectedHash: credential.hash)
         default:
-            return false
+            // Hashes imported from Firebase or another system: verified with their own formula, then replaced
+            // with the gateway's hash after the sign-in succeeds (`needsRehash` is true for them).
+            return ImportedPasswordCredential.verify(password, against: credential)
         }
     }
 

@@ -22,6 +22,10 @@ struct AccountChange: Sendable {
     var linkProvider: AdminProviderLink?
 
     init(body: RequestBody, admin: Bool) throws {
+        // Second factors are not served yet: refusing beats storing an account that silently lost them.
+        if body.has("mfa") {
+            throw WireError.invalidPayload("mfa (second factors) is not supported by this gateway yet", reason: "invalid")
+        }
         displayName = try Self.nullable(body, "displayName")
         photoUrl = try Self.nullable(body, "photoUrl")
         for attribute in try body.enumNames("deleteAttribute", WireEnums.userAttributeName) ?? [] {
