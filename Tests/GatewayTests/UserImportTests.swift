@@ -114,6 +114,34 @@ struct UserImportTests {
         #expect(try await gw.store.read { try $0.user(localId: "taken") }?.email == nil)
     }
 
+    @Test("allowOverwrite never loses the stored account when its replacement is refused")
+    func overwriteRefusedKeepsTheStoredAccount() async throws {
+        let gw = try await TestGateway.withEmail()
+        _ = await gw.admin("batchCreate", ["users": [
+            ["localId": "keep", "email": "keep@example.com", "displayName": "Kept",
+             "providerUserInfo": [["providerId": "github.com", "rawId": "7"]]],
+            ["localId": "other", "email": "other@example.com", "phoneNumber": "+15555550123",
+             "providerUserInfo": [["providerId": "github.com", "rawId": "8"]]]]])
+        let reply = await gw.admin("batchCreate", ["allowOverwrite": true, "users": [
+            ["localId": "keep", "email": "other@example.com"],
+            ["localId": "keep", "phoneNumber": "+15555550123"],
+            ["localId": "keep", "providerUserInfo": [["providerId": "github.com", "rawId": "8"]]],
+        ]])
+        #expect(reply.status == 200)
+        #expect(reply["error"]?.arrayValue?.map { $0["message"]?.stringValue ?? "" } == [
+            "email exists in other account in database", "phone number exists in other account in database",
+            "raw id exists in other account in database"])
+        let kept = try await gw.store.read { try $0.user(localId: "keep") }
+        #expect(kept?.email == "keep@example.com")
+        #expect(kept?.displayName == "Kept")
+        #expect(try await gw.store.read { try $0.identities(localId: "keep").map(\.federatedId) } == ["7"])
+        // Its own values may be kept or replaced: an overwrite that conflicts with nobody else goes through.
+        let own = await gw.admin("batchCreate", ["allowOverwrite": true, "users": [
+            ["localId": "keep", "email": "keep@example.com", "providerUserInfo": [["providerId": "github.com", "rawId": "7"]]]]])
+        #expect(own["error"] == [])
+        #expect(try await gw.store.read { try $0.user(localId: "keep") }?.displayName == nil)
+    }
+
     @Test("whole-request refusals: no users, too many, hash options Firebase refuses, duplicates in the batch")
     func wholeRequestErrors() async throws {
         let gw = try await TestGateway.withEmail()

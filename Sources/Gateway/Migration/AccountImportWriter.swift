@@ -43,7 +43,17 @@ enum AccountImportWriter {
                     outcome.failures.append((position, existingLocalId))
                     continue
                 case .overwrite:
+                    // The stored account goes only once its replacement is known to fit: a replacement whose
+                    // email, phone number or identity belongs to another account is refused and the stored one
+                    // stays, as the Firebase Auth Emulator answers it.
+                    if let message = try conflictWithOtherAccounts(account, tx) {
+                        outcome.failures.append((position, message))
+                        continue
+                    }
                     _ = try tx.deleteUser(localId: account.user.localId)
+                    try insertReplacement(account, tx)
+                    outcome.imported += 1
+                    continue
                 }
             }
             if let message = try insert(account, tx) {
@@ -53,6 +63,32 @@ enum AccountImportWriter {
             }
         }
         return outcome
+    }
+
+    /// The per-user message for a value of `account` that another stored account (another `localId`) holds.
+    private static func conflictWithOtherAccounts(_ account: ImportedAccount, _ tx: any StoreTransaction) throws -> String? {
+        let localId = account.user.localId
+        if let email = account.user.email, let owner = try tx.user(email: email), owner.localId != localId {
+            return emailInUse
+        }
+        if let phone = account.user.phoneNumber, let owner = try tx.user(phoneNumber: phone), owner.localId != localId {
+            return phoneInUse
+        }
+        for identity in account.identities {
+            if let owner = try tx.identity(providerId: identity.providerId, federatedId: identity.federatedId),
+               owner.localId != localId {
+                return rawIdInUse
+            }
+        }
+        return nil
+    }
+
+    /// Inserts the account that replaces a deleted one. The checks before the delete make a conflict here
+    /// possible only when a concurrent writer (another instance on PostgreSQL) took a value in between; the
+    /// violation is then thrown, so the whole transaction rolls back and the stored account is never lost.
+    private static func insertReplacement(_ account: ImportedAccount, _ tx: any StoreTransaction) throws {
+        try tx.insertUser(account.user)
+        for identity in account.identities { try tx.insertIdentity(identity) }
     }
 
     /// Inserts one account with its identities; on a conflict removes what it wrote and returns the message.

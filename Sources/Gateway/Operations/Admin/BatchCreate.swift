@@ -52,12 +52,26 @@ enum BatchCreate {
         try checkDuplicates(accounts.map(\.1), request)
         let existing: AccountImportWriter.Existing = request.allowOverwrite ? .overwrite : .refuse
         let checked = accounts
-        let outcome = try await services.store.write { tx in try AccountImportWriter.write(checked, existing: existing, tx) }
+        let outcome = try await write(checked, existing: existing, services)
         failures += outcome.failures
         let errors = failures.sorted { $0.0 < $1.0 }.map { failure -> JSONValue in
             ["index": .int(Int64(failure.0)), "message": .string(failure.1)]
         }
         return .json(["kind": "identitytoolkit#UploadAccountResponse", "error": .array(errors)])
+    }
+
+    /// Writes the batch in one transaction. An overwrite that loses a race for a unique value rolls the whole
+    /// transaction back (see `AccountImportWriter`), and the batch is decided again on what is stored then.
+    private static func write(_ accounts: [(Int, ImportedAccount)], existing: AccountImportWriter.Existing,
+                              _ services: GatewayServices) async throws -> AccountImportWriter.Outcome {
+        var attempt = 1
+        while true {
+            do {
+                return try await services.store.write { tx in try AccountImportWriter.write(accounts, existing: existing, tx) }
+            } catch StoreError.uniqueViolation where attempt < 3 {
+                attempt += 1
+            }
+        }
     }
 
     /// Whole-request refusals for values repeated inside the batch, as the Firebase Auth Emulator answers them.
