@@ -37,7 +37,7 @@ extension EventLoop {
         guard connection.phase == .reading, !connection.hasPendingOutput else { return }
         let now = MonotonicClock.nowMilliseconds()
         let result = HTTPRequestParser.parse(connection.unconsumedInput, state: &connection.parser,
-                                             limits: context.limits)
+                                             limits: context.limits, peer: connection.remoteAddress)
         switch result {
         case .needMore:
             connection.releaseParsedInput()

@@ -11,9 +11,10 @@
 ///   Transfer-Encoding in HTTP/1.0 are 400; any Transfer-Encoding other than exactly `chunked` is 501.
 /// - CONNECT is 501 (this server is not a proxy).
 public enum HTTPRequestParser {
-    /// Parses the request at the start of `buffer`, resuming from `state`.
+    /// Parses the request at the start of `buffer`, resuming from `state`. `peer` is the socket peer's address,
+    /// which the large-body rule (`LargeBodyPaths.admits`) may consider.
     public static func parse(_ buffer: ArraySlice<UInt8>, state: inout ParserState,
-                             limits: ParserLimits) -> ParseResult {
+                             limits: ParserLimits, peer: String = "") -> ParseResult {
         if case .failed(let failure) = state.phase {
             return .failure(status: failure.status, reason: failure.reason)
         }
@@ -22,12 +23,13 @@ public enum HTTPRequestParser {
                 guard try scanHead(buffer, state: &state, limits: limits) else { return .needMore }
                 let lines = HeadLines(buffer: buffer, from: state.headStart, to: state.headLength)
                 let head = try RequestHeadParser.parse(lines)
-                let framing = try FramingRules.framing(for: head, limits: limits.forRequest(head))
+                state.largeBodyAdmitted = limits.admitsLargeBody(head, peer: peer)
+                let framing = try FramingRules.framing(for: head, limits: limits.forRequest(largeBody: state.largeBodyAdmitted))
                 state.phase = .body(head, framing)
                 state.chunks = ChunkedDecoder(position: state.headLength)
             }
             guard case .body(let head, let framing) = state.phase else { return .needMore }
-            let requestLimits = limits.forRequest(head)
+            let requestLimits = limits.forRequest(largeBody: state.largeBodyAdmitted)
             guard let (body, end) = try readBody(buffer, framing: framing, state: &state, limits: requestLimits) else {
                 return .needMore
             }

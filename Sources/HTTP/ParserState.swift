@@ -25,6 +25,8 @@ public struct ParserState: Sendable, Equatable {
     var headLength = 0
     var chunks = ChunkedDecoder(position: 0)
     var continueAcknowledged = false
+    /// Whether this request got the large-body limit (`ParserLimits.admitsLargeBody`), decided with its head.
+    var largeBodyAdmitted = false
 
     public init() {}
 

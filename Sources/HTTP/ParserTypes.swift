@@ -1,5 +1,5 @@
 /// Limits the parser enforces; the server fills them from `HTTPServerConfiguration`.
-public struct ParserLimits: Sendable, Equatable {
+public struct ParserLimits: Sendable {
     /// Bytes from the start of a request up to and including the blank line ending its head (431 beyond).
     public var maxHeaderBytes: Int
     /// Header fields in one request head, and separately in one chunked trailer (431 beyond).
@@ -29,16 +29,20 @@ public struct ParserLimits: Sendable, Equatable {
         self.largeBodies = largeBodies
     }
 
-    /// The limits for the request with this head: the large-body limit on the listed paths for requests that carry
-    /// credentials (an `Authorization` field: admin routes refuse the others anyway, so an anonymous flood never
-    /// gets the larger limit), these elsewhere.
-    func forRequest(method: String, target: String, hasAuthorization: Bool) -> ParserLimits {
-        guard let largeBodies, method == "POST", hasAuthorization, largeBodies.maxBodyBytes > maxBodyBytes else {
-            return self
-        }
-        let path = target.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false).first
-            .map { Substring($0) } ?? ""
-        guard largeBodies.pathSuffixes.contains(where: { path.hasSuffix($0) }) else { return self }
+    /// Whether the request with this head, from `peer`, gets the large-body limit: a POST to one of the listed
+    /// paths whose credentials the server's `admits` rule accepts. Decided once per request, when its head is
+    /// complete, so a client without an admin credential never makes the server hold more than `maxBodyBytes`.
+    func admitsLargeBody(_ head: RequestHead, peer: String) -> Bool {
+        guard let largeBodies, head.method == "POST", largeBodies.maxBodyBytes > maxBodyBytes else { return false }
+        let path = head.target.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false)
+            .first.map { Substring($0) } ?? ""
+        guard largeBodies.pathSuffixes.contains(where: { path.hasSuffix($0) }) else { return false }
+        return largeBodies.admits(head.headers, peer)
+    }
+
+    /// These limits, with the large-body limit when the request was admitted to it.
+    func forRequest(largeBody admitted: Bool) -> ParserLimits {
+        guard admitted, let largeBodies else { return self }
         var limits = self
         limits.maxBodyBytes = largeBodies.maxBodyBytes
         limits.maxRequestBytes = Self.requestBytes(header: maxHeaderBytes, body: largeBodies.maxBodyBytes)
@@ -54,20 +58,19 @@ public struct ParserLimits: Sendable, Equatable {
     }
 }
 
-extension ParserLimits {
-    func forRequest(_ head: RequestHead) -> ParserLimits {
-        forRequest(method: head.method, target: head.target, hasAuthorization: !head.headers.values("Authorization").isEmpty)
-    }
-}
-
-/// Request paths whose bodies may be larger than the server-wide limit, and how large.
-public struct LargeBodyPaths: Sendable, Equatable {
+/// Request paths whose bodies may be larger than the server-wide limit, how large, and who may send them.
+public struct LargeBodyPaths: Sendable {
     public var pathSuffixes: [String]
     public var maxBodyBytes: Int
+    /// Whether a request with these header fields, from this socket peer, may send a large body. The server
+    /// knows nothing of credentials, so the application decides; the rule runs on an event loop once per
+    /// request head and must be cheap (a digest or a seal check, never a KDF, a signature or I/O).
+    public var admits: @Sendable (_ headers: HTTPHeaders, _ peer: String) -> Bool
 
-    public init(pathSuffixes: [String], maxBodyBytes: Int) {
+    public init(pathSuffixes: [String], maxBodyBytes: Int, admits: @escaping @Sendable (_ headers: HTTPHeaders, _ peer: String) -> Bool) {
         self.pathSuffixes = pathSuffixes
         self.maxBodyBytes = maxBodyBytes
+        self.admits = admits
     }
 }
 

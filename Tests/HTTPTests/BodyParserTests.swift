@@ -56,7 +56,10 @@ struct BodyParserTests {
 
     @Test("listed POST paths get their own, larger body limit; other paths and methods keep the default")
     func largeBodyPaths() {
-        let limits = ParserLimits(maxBodyBytes: 10, largeBodies: LargeBodyPaths(pathSuffixes: ["/accounts:batchCreate"], maxBodyBytes: 20))
+        // The application's rule admits one credential; the parser asks it once the head is complete.
+        let limits = ParserLimits(maxBodyBytes: 10, largeBodies: LargeBodyPaths(pathSuffixes: ["/accounts:batchCreate"], maxBodyBytes: 20) {
+            headers, _ in headers["authorization"] == "Bearer t"
+        })
         let body = String(repeating: "x", count: 15)
         let auth = "Authorization: Bearer t\r\n"
         let large = "POST /v1/projects/p/accounts:batchCreate?key=k HTTP/1.1\r\nHost: a\r\n\(auth)Content-Length: 15\r\n\r\n" + body
@@ -66,8 +69,11 @@ struct BodyParserTests {
         #expect(parsedRequest(chunked, limits: limits)?.body.count == 15)
         #expect(failureStatus("POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\n\(auth)Content-Length: 21\r\n\r\n",
                               limits: limits) == 413)
-        // Without credentials the default limit applies: an anonymous flood never gets the larger one.
+        // Without credentials the rule accepts, the default limit applies: an anonymous flood never gets the
+        // larger one, with no Authorization field or with one the rule refuses.
         #expect(failureStatus("POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n",
+                              limits: limits) == 413)
+        #expect(failureStatus("POST /v1/projects/p/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer x\r\nContent-Length: 15\r\n\r\n",
                               limits: limits) == 413)
         #expect(failureStatus("POST /v1/accounts:signUp HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n", limits: limits) == 413)
         #expect(failureStatus("POST /v1/x?next=/accounts:batchCreate HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n",

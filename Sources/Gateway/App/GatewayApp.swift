@@ -74,20 +74,25 @@ public final class GatewayApp: Sendable {
         self.services = services
         self.keys = keys
         let configuration = services.configuration
+        let callers = CallerAuthenticator(configuration: configuration, accessTokens: services.accessTokens)
         let responder = GatewayResponder(
             services: services,
             routes: Routes.table(projectId: configuration.projectId, issuerPath: GatewayApp.issuerPath(configuration),
                                  emulator: configuration.emulator),
-            callers: CallerAuthenticator(configuration: configuration, accessTokens: services.accessTokens),
+            callers: callers,
             addresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies.compactMap(NetworkRange.init)))
         var http = HTTPServerConfiguration()
         http.host = configuration.host
         http.port = configuration.port
         if configuration.http.eventLoops > 0 { http.eventLoopCount = configuration.http.eventLoops }
         http.maxBodyBytes = configuration.http.maxBodyBytes
-        // Admin imports carry up to 1000 users with hashes and identities, more than the default 1 MiB.
+        // Admin imports carry up to 1000 users with hashes and identities, more than the default 1 MiB; only a
+        // request that presents an admin credential may send that much.
+        let time = services.time
         http.largeBodies = LargeBodyPaths(pathSuffixes: ["/accounts:batchCreate", "/relyingparty/uploadAccount"],
-                                          maxBodyBytes: configuration.http.maxImportBodyBytes)
+                                          maxBodyBytes: configuration.http.maxImportBodyBytes) { headers, peer in
+            callers.presentsAdminCredential(headers, peer: peer, now: time.nowSeconds)
+        }
         http.maxHeaderBytes = configuration.http.maxHeaderBytes
         http.maxHeaderCount = configuration.http.maxHeaderCount
         http.requestDeadline = .milliseconds(Int64(configuration.http.requestTimeoutSeconds * 1000))

@@ -58,7 +58,8 @@ struct CallerAuthenticator: Sendable {
         if let authorization = request.headers["authorization"] {
             let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
             if parts.count == 2, parts[0].lowercased() == "bearer" {
-                return try bearer(parts[1].trimmingCharacters(in: .whitespaces), request, peer: peer, now: now)
+                return try bearer(parts[1].trimmingCharacters(in: .whitespaces), forwarded: isForwarded(request.headers),
+                                  peer: peer, now: now)
             }
             // Non-bearer schemes (e.g. Basic) are ignored, as Google does.
         }
@@ -67,10 +68,22 @@ struct CallerAuthenticator: Sendable {
         return .caller(.apiKey(key))
     }
 
-    private func bearer(_ token: String, _ request: HTTPRequest, peer: String, now: Int64) throws(WireError) -> PresentedCredential {
+    /// Whether a request head presents an admin credential, as `authenticate` will decide it (a service account's
+    /// token counts while it is valid; whether the account is still registered is checked with the request). The
+    /// HTTP server asks this before reading a body larger than the default limit (admin imports), so only an
+    /// admin can make it hold one. Cheap enough for an event loop: a digest, a seal check, no I/O.
+    func presentsAdminCredential(_ headers: HTTPHeaders, peer: String, now: Int64) -> Bool {
+        guard let authorization = headers["authorization"] else { return false }
+        let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return (try? bearer(token, forwarded: isForwarded(headers), peer: peer, now: now)) != nil
+    }
+
+    private func bearer(_ token: String, forwarded: Bool, peer: String, now: Int64) throws(WireError) -> PresentedCredential {
         if token.lowercased() == "owner" {
             guard OwnerCredentialRule.accepts(emulator: emulator, peer: peer, ownerNetworks: ownerNetworks,
-                                              proxies: proxies, forwarded: isForwarded(request))
+                                              proxies: proxies, forwarded: forwarded)
             else { throw .invalidCredentials }
             return .caller(.admin)
         }
@@ -86,11 +99,11 @@ struct CallerAuthenticator: Sendable {
     /// the host or a private network reads it while nobody reaches it through nginx.
     func isDirectlyFromMetricsNetwork(_ request: HTTPRequest) -> Bool {
         OwnerCredentialRule.accepts(emulator: false, peer: request.remoteAddress, ownerNetworks: metricsNetworks,
-                                    proxies: proxies, forwarded: isForwarded(request))
+                                    proxies: proxies, forwarded: isForwarded(request.headers))
     }
 
-    private func isForwarded(_ request: HTTPRequest) -> Bool {
-        request.headers["x-forwarded-for"] != nil || request.headers["forwarded"] != nil
+    private func isForwarded(_ headers: HTTPHeaders) -> Bool {
+        headers["x-forwarded-for"] != nil || headers["forwarded"] != nil
     }
 
     private func apiKey(of request: HTTPRequest) -> String? {
