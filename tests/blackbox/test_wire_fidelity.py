@@ -74,6 +74,23 @@ def test_query_order_as_a_number(emu):
     assert [user["localId"] for user in answer["userInfo"]] == sorted(ids, reverse=True)
 
 
+def test_password_hash_order_as_a_number(emu):
+    """`passwordHashOrder` 2 is PASSWORD_AND_SALT: an SHA256 hash of password then salt signs in with the password."""
+    import base64
+    import hashlib
+    salt, password = b"salt-bytes", "order-password"
+    digest = hashlib.sha256(password.encode() + salt).digest()
+    email = unique_email()
+    user = {"localId": unique("order"), "email": email, "passwordHash": base64.urlsafe_b64encode(digest).decode(),
+            "salt": base64.urlsafe_b64encode(salt).decode()}
+    path = f"/identitytoolkit.googleapis.com/v1/projects/{emu.project_id}/accounts:batchCreate"
+    answer = ok_json(owner_post(emu, path, {"hashAlgorithm": "SHA256", "rounds": 1, "passwordHashOrder": 2, "users": [user]}))
+    assert answer.get("error", []) == []
+    ok_json(post_json(emu, IDENTITY + "/accounts:signInWithPassword", {"email": email, "password": password}))
+    assert_invalid_json_payload(owner_post(emu, path, {"hashAlgorithm": "SHA256", "rounds": 1, "passwordHashOrder": 7,
+                                                       "users": [{"localId": unique("order")}]}))
+
+
 # ---------------------------------------------------------------- item 4: validation Firebase does
 
 def test_create_auth_uri_needs_an_identifier_then_a_continue_uri(emu):

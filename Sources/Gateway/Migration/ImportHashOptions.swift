@@ -16,7 +16,7 @@ enum ImportHashOptions {
     /// The configuration in `body`, or nil when it names no algorithm (then users must not carry hashes).
     static func parse(_ body: RequestBody) throws -> ForeignHashParameters? {
         // Every field is type-checked, named algorithm or not, so a malformed one is never silently ignored.
-        let order = try body.string("passwordHashOrder")
+        let order = try body.enumName("passwordHashOrder", WireEnums.passwordHashOrder)
         let saltFirst: Bool?
         switch order {
         case nil, "UNSPECIFIED_ORDER"?: saltFirst = nil

@@ -16,4 +16,6 @@ enum WireEnums {
     static let order = ["ORDER_UNSPECIFIED", "ASC", "DESC"]
     /// `RevokeTokenRequest.tokenType` (`v2/accounts:revokeToken`).
     static let tokenType = ["TOKEN_TYPE_UNSPECIFIED", "REFRESH_TOKEN", "ACCESS_TOKEN", "CODE"]
+    /// `UploadAccountRequest.passwordHashOrder` (`accounts:batchCreate`, legacy `uploadAccount`).
+    static let passwordHashOrder = ["UNSPECIFIED_ORDER", "SALT_AND_PASSWORD", "PASSWORD_AND_SALT"]
 }
