@@ -198,4 +198,17 @@ struct UserImportTests {
         #expect(reply.status == 400)
         #expect(reply.error?.contains("mfa") == true)
     }
+
+    @Test("creating an account with second factors is refused, not ignored: admin create and signUp")
+    func createWithMfaRefused() async throws {
+        let gw = try await TestGateway.withEmail()
+        let mfa: JSONValue = [["phoneInfo": "+15555550100"]]
+        let created = await gw.post("\(gw.adminPath)/accounts", ["localId": "m", "email": "m@example.com", "mfaInfo": mfa],
+                                    key: nil, headers: TestGateway.adminHeaders)
+        #expect(created.status == 400)
+        #expect(created.error?.contains("mfaInfo") == true)
+        let signedUp = await gw.post("\(TestGateway.v1)/accounts:signUp", ["email": "n@example.com", "password": "secret-pw", "mfaInfo": mfa])
+        #expect(signedUp.status == 400)
+        #expect(try await gw.store.read { try $0.userCount() } == 0)
+    }
 }

@@ -14,8 +14,13 @@ enum SignUpRequest: Sendable {
     init(_ body: RequestBody, caller: Caller) throws {
         // Firebase always returns tokens to clients; the flag is still type-checked like any known field.
         _ = try body.bool("returnSecureToken")
-        if body.has("localId") && (!caller.isAdmin || body.has("idToken")) {
+        if body.has("localId") && !caller.actsAsAdmin(body) {
             throw AuthError(.unexpectedParameter, "User ID")
+        }
+        // Second factors are not served yet: refusing beats creating an account that silently lost them (the same
+        // rule as admin `update` with `mfa` and imports with `mfaInfo`).
+        if body.has("mfaInfo") {
+            throw WireError.invalidPayload("mfaInfo (second factors) is not supported by this gateway yet", reason: "invalid")
         }
         if caller.actsAsAdmin(body) {
             self = .adminCreate(try AdminAccountCreation.Request(body))
