@@ -46,7 +46,7 @@ struct ChunkedDecoder: Sendable, Equatable {
                     trailerStart = position
                 } else {
                     guard size <= limits.maxBodyBytes - body.count else {
-                        throw ParseFailure(status: 413, reason: "request body is too large")
+                        throw ParseFailure.bodyTooLarge(limit: limits.maxBodyBytes)
                     }
                     guard size <= limits.maxRequestBytes - requestBytes else { throw Self.tooManyBytes }
                     stage = .data(remaining: size)

@@ -29,7 +29,7 @@ enum FramingRules {
         } else if !lengths.isEmpty {
             let length = try contentLength(lengths)
             if length > limits.maxBodyBytes {
-                throw ParseFailure(status: 413, reason: "request body is too large")
+                throw ParseFailure.bodyTooLarge(limit: limits.maxBodyBytes)
             }
             framing = length > 0 ? .length(length) : .none
         }

@@ -113,4 +113,10 @@ struct ParseFailure: Error, Equatable, Sendable {
     var reason: String
 
     static func badRequest(_ reason: String) -> ParseFailure { ParseFailure(status: 400, reason: reason) }
+
+    /// 413 naming the body limit that applied to this request (the import routes have their own), in Google's
+    /// words, so the rendered message tells a client exactly how much it may send.
+    static func bodyTooLarge(limit: Int) -> ParseFailure {
+        ParseFailure(status: 413, reason: "request payload size exceeds the limit: \(limit) bytes")
+    }
 }

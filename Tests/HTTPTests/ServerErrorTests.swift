@@ -45,7 +45,7 @@ struct ServerErrorTests {
             let response = try await client.roundTrip("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 20\r\n\r\n")
             #expect(response.status == 413)
             #expect(response.header("Content-Type") == "application/json")
-            #expect(response.bodyText == #"{"why":"request body is too large"}"#)
+            #expect(response.bodyText == #"{"why":"request payload size exceeds the limit: 10 bytes"}"#)
             #expect(response.header("Content-Length") == String(response.body.count))
             #expect(response.header("Connection") == "close")
             #expect(await client.isClosedByServer())

@@ -90,3 +90,15 @@ def test_request_not_completed_in_time_is_a_408_envelope(make_gateway):
     status, headers, body = raw_exchange(gw, head, b'{"returnSecureToken"', timeout=20)
     assert_envelope(status, headers, body, 408, "DEADLINE_EXCEEDED", "Request was not completed in time.")
     assert_alive(gw)
+
+
+def test_import_route_names_its_own_limit(make_gateway):
+    """An admin import over `http.maxImportBodyBytes` is told that limit, not the default one it was allowed past."""
+    from harness import ADMIN_TOKEN
+    gw = make_gateway(config={"http": {"maxBodyBytes": 1000, "maxImportBodyBytes": 4000}})
+    body = b'{"users":[],"pad":"' + b"a" * 5000 + b'"}'
+    path = f"/identitytoolkit.googleapis.com/v1/projects/{gw.project_id}/accounts:batchCreate"
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ADMIN_TOKEN}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+    status, headers, answer = raw_exchange(gw, head, body)
+    assert_envelope(status, headers, answer, 413, "INVALID_ARGUMENT", "Request payload size exceeds the limit: 4000 bytes.")

@@ -102,10 +102,7 @@ public final class GatewayApp: Sendable {
         // Behind a proxy every client arrives from the proxy's address; its own limit (nginx's limit_conn)
         // is the per-client one there.
         http.perClientLimitExemptions = configuration.trustedProxies.compactMap(NetworkRange.init)
-        let maxBodyBytes = configuration.http.maxBodyBytes
-        http.refusalResponse = { status, reason in
-            ErrorEnvelope.refusal(status: status, reason: reason, maxBodyBytes: maxBodyBytes)
-        }
+        http.refusalResponse = { status, reason in ErrorEnvelope.refusal(status: status, reason: reason) }
         self.responder = responder
         server = HTTPServer(configuration: http, handler: { request in await responder.respond(to: request) })
         services.metrics.countConnections { [server] in server.connectionCount }

@@ -55,12 +55,10 @@ enum ErrorEnvelope {
 
     /// A request the HTTP layer refused before routing (malformed, too slow, too large): still Google's envelope,
     /// so SDKs show a real message instead of failing to parse text. The message is the server's reason with a
-    /// capital and a full stop; 413 uses Google's wording with the configured limit. `Access-Control-Allow-Origin:
+    /// capital and a full stop (413's reason is Google's wording with the limit that applied). `Access-Control-Allow-Origin:
     /// *` lets a browser app read it (the request's Origin is not known when the head itself was refused).
-    static func refusal(status: Int, reason: String, maxBodyBytes: Int) -> HTTPResponse {
-        let message = status == 413 && reason.hasPrefix("request body")
-            ? "Request payload size exceeds the limit: \(maxBodyBytes) bytes."
-            : reason.prefix(1).uppercased() + reason.dropFirst() + "."
+    static func refusal(status: Int, reason: String) -> HTTPResponse {
+        let message = reason.prefix(1).uppercased() + reason.dropFirst() + "."
         let googleStatus: String
         switch status {
         case 408: googleStatus = "DEADLINE_EXCEEDED"
