@@ -5,6 +5,8 @@ own refusals in Google's JSON error envelope."""
 from __future__ import annotations
 
 import http.client
+import os
+import signal
 import json
 import ssl
 import subprocess
@@ -144,3 +146,93 @@ def test_firebase_admin_through_the_adapter_over_https(fronted, tmp_path, monkey
         assert auth.get_user(user.uid, app=app).email == "tls@example.com"
     finally:
         firebase_admin.delete_app(app)
+
+
+def test_an_admin_import_larger_than_the_default_limit_passes_the_edge(fronted):
+    """The import routes get the gateway's own larger limit at nginx too (2 MB here, the default limit is 1 MiB)."""
+    gw, front = fronted
+    users = [{"localId": f"edge{n}", "displayName": "d" * 1000, "photoUrl": "https://example.com/" + "p" * 1000}
+             for n in range(1000)]
+    body = json.dumps({"users": users}).encode()
+    assert len(body) > 2_000_000
+    path = f"{IDENTITY}/projects/{gw.project_id}/accounts:batchCreate"
+    status, _, answer = https_request(front, "POST", path, body, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert status == 200, answer[:300]
+    assert json.loads(answer) == {"kind": "identitytoolkit#UploadAccountResponse", "error": []}
+
+
+def test_the_per_client_key_is_an_ipv4_address_or_an_ipv6_64(tmp_path):
+    """nginx's `limit_conn` key, computed by the shipped `map` in a real nginx for addresses given as a query
+    parameter (the test machine has only loopback addresses to connect from): every address of one /64 gets
+    the /64's key, whatever the compressed spelling nginx gives it, and different /64s get different keys."""
+    import ipaddress
+    import random
+    import re
+    import shutil
+    import socket
+    import time
+    import urllib.request
+
+    from harness import free_loopback_port
+    from nginx_front import DEPLOYED_CONFIG
+
+    deployed = DEPLOYED_CONFIG.read_text()
+    block = re.search(r"^map \$remote_addr \$gatehouse_client \{\n.*?^\}\n", deployed, re.S | re.M)
+    assert block, "deploy/nginx/gatehouse.conf no longer maps $remote_addr to $gatehouse_client"
+    assert "limit_conn_zone $gatehouse_client " in deployed
+    probe_map = block.group(0).replace("map $remote_addr", "map $arg_ip").replace("default $remote_addr", "default $arg_ip")
+    port = free_loopback_port()
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    temp = "\n".join(f"    {name}_temp_path {tmp_path / name};" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    (tmp_path / "nginx.conf").write_text(
+        f"{user}daemon off;\nworker_processes 1;\npid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\n"
+        f"events {{ worker_connections 64; }}\nhttp {{\n    access_log off;\n{temp}\n{probe_map}"
+        f"    server {{ listen 127.0.0.1:{port}; location / {{ return 200 \"$gatehouse_client\"; }} }}\n}}\n")
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    process = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, (tmp_path / "error.log").read_text()
+                time.sleep(0.05)
+
+        def key(address: str) -> str:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/?ip={address}", timeout=5) as answer:
+                return answer.read().decode()
+
+        def expected(address: str) -> str:
+            parsed = ipaddress.ip_address(address)
+            if parsed.version == 4:
+                return address
+            return ":".join(format(int(group, 16), "x") for group in parsed.exploded.split(":")[:4])
+
+        rng = random.Random(64)
+        # Prefixes with zero groups in every position, and interface ids that are zero, partly zero or full, so
+        # that "::" falls before, inside and after the /64 boundary.
+        prefixes = [(0x2001, 0xdb8, 0, 0), (0x2001, 0, 0, 5), (0, 0, 0, 0), (0x2a02, 0x1234, 0x5678, 0x9abc),
+                    (0xfe80, 0, 0, 0), (0x2001, 0xdb8, 0, 1), (0, 0, 0, 1), (0x2001, 0, 7, 0), (0, 0, 5, 6)]
+        interface_ids = [(0, 0, 0, 1), (0, 0, 0, 0), (1, 2, 3, 4), (0, 0, 5, 6), (7, 0, 0, 8), (0xffff, 0, 0, 0)]
+        addresses = []
+        for prefix in prefixes:
+            for iid in interface_ids + [tuple(rng.choice([0, rng.randrange(1, 1 << 16)]) for _ in range(4))]:
+                value = 0
+                for group in prefix + iid:
+                    value = (value << 16) | group
+                addresses.append(ipaddress.IPv6Address(value).compressed)
+        addresses += ["198.51.100.7", "127.0.0.1"]
+        keys = {address: key(address) for address in addresses}
+        for address, found in keys.items():
+            assert found == expected(address), (address, found)
+        by_prefix = {}
+        for address in addresses:
+            by_prefix.setdefault(expected(address), set()).add(keys[address])
+        assert all(len(found) == 1 for found in by_prefix.values())
+        assert len(by_prefix) == len(set(prefixes)) + 2
+    finally:
+        process.send_signal(signal.SIGQUIT)
+        process.wait(timeout=10)
