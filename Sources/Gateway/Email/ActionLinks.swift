@@ -63,9 +63,22 @@ final class EmulatorOobLog: Sendable {
         let oobLink: String
     }
 
-    private let entries = Mutex<[Entry]>([])
+    /// The most entries kept: a test suite that issues codes without ever listing them must not grow the
+    /// process without bound, and no suite reads more than the latest few thousand codes.
+    static let capacity = 10_000
 
-    func record(_ entry: Entry) { entries.withLock { $0.append(entry) } }
+    private let entries = Mutex<[Entry]>([])
+    let capacity: Int
+
+    init(capacity: Int = EmulatorOobLog.capacity) { self.capacity = capacity }
+
+    /// Records a code; past `capacity`, the oldest entries are forgotten.
+    func record(_ entry: Entry) {
+        entries.withLock { entries in
+            entries.append(entry)
+            if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        }
+    }
     var all: [Entry] { entries.withLock { $0 } }
     func clear() { entries.withLock { $0.removeAll() } }
     /// Forgets the entries whose codes are used up or expired (the emulator lists only codes still usable).
