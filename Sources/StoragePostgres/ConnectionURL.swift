@@ -1,3 +1,4 @@
+import Foundation
 /// Pure helpers for PostgreSQL connection URLs. The URL may carry a password, so anything that logs or
 /// prints it goes through `redacted`.
 public enum ConnectionURL {

@@ -1,3 +1,4 @@
+import AuthCore
 import Glibc
 import Storage
 

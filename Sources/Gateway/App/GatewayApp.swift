@@ -2,10 +2,11 @@ import AuthCore
 import Crypto
 import Foundation
 import HTTP
+import IPNetworks
 import Outbound
+import ProviderKit
 import Storage
 import StorageSQLite
-import ProviderKit
 
 /// Builds the gateway from its configuration (the single wiring function) and runs it until SIGTERM/SIGINT.
 public final class GatewayApp: Sendable {

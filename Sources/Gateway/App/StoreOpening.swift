@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import ProviderKit
 import Storage
 import StoragePostgres
 

@@ -1,6 +1,8 @@
 import AuthCore
 import Crypto
+import Foundation
 import HTTP
+import IPNetworks
 import WireFormats
 
 /// Who is calling: an app with an API key, or an administrator.

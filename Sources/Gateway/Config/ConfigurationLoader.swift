@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import IPNetworks
 import ProviderKit
 import WireFormats
 

@@ -1,4 +1,6 @@
+import AuthCore
 import HTTP
+import Storage
 
 /// `GET /metrics`: the Prometheus exposition. Outbox depth comes from the database (so every instance on a
 /// shared PostgreSQL reports the shared backlog), keys from this instance's key ring.

@@ -1,4 +1,6 @@
 import AuthCore
+import Foundation
+import HTTP
 import Storage
 import WireFormats
 

@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderKit
+import WireFormats
 
 /// `POST /v2/accounts:revokeToken` (Identity Platform): revokes a provider token for the signed-in user, which
 /// Apple requires apps to do when a user deletes their account from the client side.

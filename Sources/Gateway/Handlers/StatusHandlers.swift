@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import HTTP
+import Synchronization
 import WireFormats
 
 /// `GET /`, `/healthz`, `/readyz`.

@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import WireFormats
 
 /// `POST /securetoken.googleapis.com/v1/token`: refresh-token grant. Accepts JSON (camelCase, iOS and
 /// pyrebase) and form bodies (snake_case, JS SDK); answers in snake_case with `access_token == id_token`.

@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import HTTP
 import ProviderKit
 import WireFormats
 

@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import Storage
 import WireFormats
 
 /// `accounts:createAuthUri` without a provider: which sign-in methods the account with this email has

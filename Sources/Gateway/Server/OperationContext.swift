@@ -1,9 +1,10 @@
 import AuthCore
 import HTTP
+import IPNetworks
+import ProviderKit
 import Storage
 import Synchronization
 import WireFormats
-import ProviderKit
 
 /// One request, decoded: the body, the caller, path parameters and the client address.
 struct OperationContext: Sendable {

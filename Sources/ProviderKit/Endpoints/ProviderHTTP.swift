@@ -1,3 +1,4 @@
+import Foundation
 import WireFormats
 
 /// A request to a provider's own endpoint (`POST /gatehouse/v1/providers/{providerId}/events`,

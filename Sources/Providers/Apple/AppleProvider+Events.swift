@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderKit
+import WireFormats
 
 /// Apple's server-to-server notifications (register `<gateway>/gatehouse/v1/providers/apple.com/events` for the
 /// primary App ID; the older `/gatehouse/v1/apple/notifications` still works). Apple posts `{"payload":"<JWS>"}`.

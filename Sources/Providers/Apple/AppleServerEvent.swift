@@ -1,5 +1,7 @@
 import AuthCore
 import Crypto
+import Federation
+import ProviderKit
 import WireFormats
 
 /// One server-to-server notification from Apple (`{"payload":"<JWS>"}` posted to the registered URL), after

@@ -1,4 +1,6 @@
+import Foundation
 import ProviderKit
+
 /// The texts the gateway ships with, in English and Persian. Placeholders are filled by `EmailTemplates`.
 enum BuiltInTemplates {
     struct Text {

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Outbound
 import ProviderKit
+import WireFormats
 
 /// Reads the `email` section (every key is listed in the README) and builds the email provider (Firebase's
 /// `password` provider) and, when `email.smtp` is set, the SMTP sender for action mail.

@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import ProviderKit
 
 /// Phone sign-in's rules: code length and lifetime, the attempt limit per code, send limits per number, per

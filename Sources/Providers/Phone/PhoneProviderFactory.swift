@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderKit
+import WireFormats
 
 /// Reads the `phone` section and builds phone sign-in, plus the webhook sender when `phone.webhook` is set.
 /// The webhook's HMAC secret comes from `GATEHOUSE_PHONE_WEBHOOK_SECRET` or the file named by `secretFile`,

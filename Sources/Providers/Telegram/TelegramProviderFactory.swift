@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderKit
+import WireFormats
 
 /// Reads the `telegram` section and builds Telegram sign-in. Bot tokens and client secrets come from
 /// `GATEHOUSE_TELEGRAM_BOT_TOKEN_<bot id>` / `GATEHOUSE_TELEGRAM_CLIENT_SECRET_<bot id>` or from the files named by

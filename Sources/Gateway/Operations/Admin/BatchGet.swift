@@ -1,4 +1,5 @@
 import AuthCore
+import HTTP
 import Storage
 import WireFormats
 

@@ -1,5 +1,6 @@
 import AuthCore
 import ProviderKit
+import Storage
 import WireFormats
 
 /// `accounts:sendOobCode`: issues a code for one purpose and mails its action link, or (admin `returnOobLink`)

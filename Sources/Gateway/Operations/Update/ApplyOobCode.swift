@@ -1,4 +1,5 @@
 import AuthCore
+import Linking
 import ProviderKit
 import Storage
 
