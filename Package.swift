@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "IPNetworks", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "HTTP", "WireFormats"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "WireFormats"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "AuthCore", "WireFormats"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "AuthCore", "WireFormats", "TestSupport"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore", "WireFormats"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "Crypto", "Linking",
                                                          "ProviderApple", "AppleTestSupport", "ProviderEmail", "ProviderOIDC", "OIDCTestSupport", "Outbound", "WireFormats", "ProviderKit"]),

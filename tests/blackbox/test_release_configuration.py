@@ -62,6 +62,25 @@ def test_a_configuration_file_of_the_previous_release_starts_unchanged(make_gate
     assert anonymous["idToken"]
 
 
+def test_the_apple_private_key_from_the_previous_releases_environment_variable(make_gateway, apple, smtp_sink, tmp_path):
+    """The release documented `GATEHOUSE_APPLE_PRIVATE_KEY` as the other way to give Apple's key: it still enables
+    code exchange, and with neither the gateway refuses to start, naming both."""
+    password_file = tmp_path / "smtp-password"
+    password_file.write_text("not-checked-by-the-sink\n")
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    config = release_config(apple, smtp_sink.port, tmp_path / "unused.p8", password_file, templates)
+    del config["apple"]["privateKeyFile"]
+    with_env = make_gateway(config=config, env={"GATEHOUSE_APPLE_PRIVATE_KEY": apple.p8_pem()})
+    assert {e["provider"]: e for e in entries_with(with_env, "provider enabled")}["apple.com"]["code_exchange"] is True
+    assert apple.p8_pem().split("\n")[1] not in "\n".join(with_env.log_lines())
+    config_file = tmp_path / "without-key.json"
+    config_file.write_text(json.dumps(config))
+    without = run_cli("serve", "--config", str(config_file), "--data-dir", str(tmp_path / "data"), "--port", "0")
+    assert without.returncode != 0
+    assert "apple.privateKeyFile or GATEHOUSE_APPLE_PRIVATE_KEY" in without.stderr
+
+
 def test_a_misspelt_key_in_a_plugins_section_is_named_at_start(tmp_path):
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"email": {"limits": {"sendsPerIPPerHuor": 1}}}))

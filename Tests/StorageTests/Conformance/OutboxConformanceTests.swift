@@ -1,6 +1,7 @@
 import AuthCore
 import Storage
 import Testing
+import TestSupport
 
 @Suite("UserStore conformance: outbox")
 struct OutboxConformanceTests {
@@ -24,7 +25,7 @@ struct OutboxConformanceTests {
     @Test("due items come soonest first, ties by id, up to the limit", arguments: StoreFactory.all)
     func dueOrderAndLimit(factory: StoreFactory) async throws {
         try await withStore(factory) { store in
-            var generator = SeededGenerator(seed: 7)
+            var generator = SplitMix64(seed: 7)
             let items = [
                 Fixture.outboxItem("c", nextAttemptAt: 300), Fixture.outboxItem("b", nextAttemptAt: 100),
                 Fixture.outboxItem("a", nextAttemptAt: 100), Fixture.outboxItem("d", nextAttemptAt: 400),
