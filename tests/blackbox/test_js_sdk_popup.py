@@ -121,6 +121,43 @@ def test_production_popup_with_apple_form_post(make_gateway, browser, app_for, a
     assert apple.token_calls[-1]["redirect_uri"] == gw.base_url + "/__/auth/handler"
 
 
+def test_production_popup_with_facebook_login(make_gateway, browser, app_for, facebook):
+    """`signInWithPopup(new FacebookAuthProvider())`: Facebook's OAuth dialog, the code redeemed at Graph with the
+    app secret and the PKCE verifier, then the classic token checks (debug_token, /me with appsecret_proof)."""
+    config = facebook.gateway_config()
+    config["authorizedDomains"] = ["127.0.0.1"]
+    gw = make_gateway(config=config, env=facebook.gateway_env())
+    facebook.dialog_user = "popup-user-7"
+    session = app_for(gw, provider="facebook.com")
+    result = outcome(browser, session)
+    assert result["success"] is True, result
+    user = result["user"]
+    [info] = user["providerData"]
+    assert info["providerId"] == "facebook.com" and info["uid"] == "popup-user-7"
+    assert user["displayName"] == "Web User"
+    [exchange] = facebook.exchanges
+    assert exchange["redirect_uri"] == gw.base_url + "/__/auth/handler" and exchange["code_verifier"]
+    assert facebook.codes == {}
+
+
+def test_production_popup_with_telegram_login(make_gateway, browser, app_for, telegram):
+    """`signInWithPopup(new OAuthProvider("telegram.org"))`: Telegram's OpenID Connect code flow with PKCE; the
+    identity is the numeric Telegram user id, as with the Login Widget and Mini App."""
+    config = telegram.gateway_config()
+    config["authorizedDomains"] = ["127.0.0.1"]
+    gw = make_gateway(config=config, env=telegram.gateway_env())
+    telegram.next_user = {"id": 5150, "name": "Popup User", "preferred_username": "popup_user"}
+    session = app_for(gw, provider="telegram.org")
+    result = outcome(browser, session)
+    assert result["success"] is True, result
+    user = result["user"]
+    [info] = user["providerData"]
+    assert info["providerId"] == "telegram.org" and info["uid"] == "5150"
+    assert user["displayName"] == "Popup User" and not user.get("email")
+    [exchange] = telegram.token_calls
+    assert exchange["form"]["redirect_uri"] == gw.base_url + "/__/auth/handler" and exchange["form"]["code_verifier"]
+
+
 def test_production_refuses_apps_off_the_authorized_domains(make_gateway, browser, app_for):
     gw = make_gateway(config={"authorizedDomains": ["app.example"]})
     # The relay frame stays silent in a page of another domain: the SDK never gets a channel, so no result
