@@ -77,6 +77,22 @@ struct PhoneDeliveryTests {
         #expect(await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(phone.lastCode(to: number) ?? "")]).status == 200)
     }
 
+    @Test("Telegram down and the webhook refusing for good: the code waits for Telegram instead of being dropped")
+    func fallbackRefusedForGood() async throws {
+        let phone = FakePhoneServices()
+        phone.setTelegram(.down)
+        phone.setWebhookRefuses(true)
+        let gw = try await TestGateway.withPhone(phone)
+        let session = await gw.sendCode(number)["sessionInfo"]?.stringValue ?? ""
+        #expect(await gw.app.services.outbox.deliverDue() == 0)
+        #expect(gw.app.services.outbox.abandoned.load(ordering: .relaxed) == 0)
+        phone.setTelegram(.working)
+        gw.time.advance(seconds: 2)
+        #expect(await gw.app.services.outbox.deliverDue() == 1)
+        #expect(phone.sent.map(\.via) == ["telegram"])
+        #expect(await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(phone.lastCode(to: number) ?? "")]).status == 200)
+    }
+
     @Test("phone.senders sets the order; an unknown name stops the start")
     func senderOrder() async throws {
         let phone = FakePhoneServices()

@@ -156,7 +156,8 @@ final class MessageOutbox: Sendable {
         else { return .abandon("the message cannot be unsealed (was the master key changed?)") }
         var lastFailure = DeliveryFailure("no sender for the channel", retryable: false)
         // The first sender that passed the message on while it was down: retried with its backoff when no later
-        // sender took the message (a Telegram Gateway outage with no working fallback delays the code, never drops it).
+        // sender took the message (a Telegram Gateway outage with no working fallback delays the code, never drops
+        // it), even when a later sender refused it for good.
         var retryWith: (any CodeSender)?
         for sender in senders(for: message.channel) {
             do {
@@ -168,7 +169,9 @@ final class MessageOutbox: Sendable {
                     if error.retryable && retryWith == nil { retryWith = sender }
                     continue
                 }
-                return error.retryable ? .retry(error.reason, afterMilliseconds: Self.delay(sender, item)) : .abandon(error.reason)
+                if error.retryable { return .retry(error.reason, afterMilliseconds: Self.delay(sender, item)) }
+                if let retryWith { return .retry(error.reason, afterMilliseconds: Self.delay(retryWith, item)) }
+                return .abandon(error.reason)
             }
         }
         if let retryWith { return .retry(lastFailure.reason, afterMilliseconds: Self.delay(retryWith, item)) }
