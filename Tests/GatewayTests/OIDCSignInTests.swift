@@ -88,6 +88,30 @@ struct OIDCSignInTests {
         #expect(workspace.status == 200 && workspace["needConfirmation"] == nil, "Workspace: Google hosts the domain")
     }
 
+    @Test("Google id_token with a nonce claim: accepted without a raw nonce (Firebase's Google credentials send none), checked with one")
+    func googleNonce() async throws {
+        let gw = try await gateway()
+        let raw = "raw-nonce-0123456789abcdef"
+        // Google Sign-In for iOS puts a nonce of its own in the token; Android's getCredential(idToken, null) and
+        // the JS SDK's GoogleAuthProvider.credential(idToken) cannot send it.
+        func bound(_ sub: String) -> String {
+            var claims = google.claims(sub: sub, nonce: raw, now: gw.time.nowSeconds)
+            claims["iss"] = "https://accounts.google.com"
+            return FakeOIDCIssuer.sign(claims)
+        }
+        let unsent = bound("g-n1")
+        #expect(await gw.signInWithOIDC("google.com", token: unsent).status == 200)
+        #expect(await gw.signInWithOIDC("google.com", token: unsent).status == 200, "without a raw nonce nothing is spent")
+        let wrong = bound("g-n2")
+        #expect(await gw.signInWithOIDC("google.com", token: wrong, nonce: "another-raw-nonce-0123456789").error
+                == "MISSING_OR_INVALID_NONCE : The nonce in ID Token does not match the SHA256 hash of the raw nonce in the request.")
+        #expect(await gw.signInWithOIDC("google.com", token: wrong, nonce: raw).status == 200)
+        #expect(await gw.signInWithOIDC("google.com", token: wrong, nonce: raw).error?.hasPrefix("MISSING_OR_INVALID_NONCE : Duplicate") == true)
+        // Other OpenID Connect providers keep "both or neither".
+        let generic = FakeOIDCIssuer.sign(idpA.claims(sub: "a-n1", nonce: raw, now: gw.time.nowSeconds))
+        #expect(await gw.signInWithOIDC("oidc.a", token: generic).error == "MISSING_OR_INVALID_NONCE : Nonce is missing in the request.")
+    }
+
     @Test("Google access_token: checked at token info (audience), profile from UserInfo")
     func googleAccessToken() async throws {
         let gw = try await gateway()

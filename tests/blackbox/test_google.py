@@ -38,6 +38,25 @@ def test_id_token_with_either_issuer_and_gmail_linking(make_gateway, google_idp,
     assert attempt["needConfirmation"] is True and attempt["localId"] == other["localId"]
 
 
+def test_a_nonce_claim_is_checked_only_when_a_raw_nonce_is_sent(make_gateway, google_idp, oidc_idp):
+    """Google Sign-In for iOS puts its own nonce in the token; Firebase's Android (`getCredential(idToken, null)`)
+    and JS (`GoogleAuthProvider.credential(idToken)`) SDKs send no raw nonce. Other OIDC providers keep
+    "both or neither"."""
+    gw = make_gateway(config={"google": google_idp.google_section(),
+                              "oidc": {"providers": [oidc_idp.provider_entry("oidc.corp")]}})
+    raw = "raw-nonce-" + "0123456789abcdef"
+    unsent = google_idp.id_token(sub="5001", nonce=raw)
+    assert ok_json(sign_in_raw(gw, "google.com", id_token=unsent))["federatedId"] == "https://accounts.google.com/5001"
+    sent = google_idp.id_token(sub="5002", nonce=raw)
+    assert_business_error(sign_in_raw(gw, "google.com", id_token=sent, raw_nonce=raw + "-other"),
+                          "MISSING_OR_INVALID_NONCE : The nonce in ID Token does not match the SHA256 hash of the raw nonce in the request.")
+    assert ok_json(sign_in_raw(gw, "google.com", id_token=sent, raw_nonce=raw))["federatedId"] == "https://accounts.google.com/5002"
+    assert_business_error(sign_in_raw(gw, "google.com", id_token=sent, raw_nonce=raw),
+                          "MISSING_OR_INVALID_NONCE : Duplicate credential received. Please try again with a new credential.")
+    assert_business_error(sign_in_raw(gw, "oidc.corp", id_token=oidc_idp.id_token(sub="corp-n", nonce=raw)),
+                          "MISSING_OR_INVALID_NONCE : Nonce is missing in the request.")
+
+
 def test_access_token_checked_at_token_info_with_its_audience(make_gateway, google_idp):
     gw = make_gateway(config={"google": google_idp.google_section()})
     info = {"aud": google_idp.client_id, "azp": google_idp.client_id, "sub": "2001", "exp": str(int(time.time()) + 600),
