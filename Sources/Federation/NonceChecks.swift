@@ -16,11 +16,12 @@ enum NonceChecks {
     }
 
     /// Checks the token's `nonce` claim against the raw nonce: its lowercase SHA-256 hex, or (where the rule
-    /// allows) the raw value. Both or neither: with no raw nonce the token must not carry a claim.
+    /// allows) the raw value. Both or neither: with no raw nonce the token must not carry a claim, unless the
+    /// rule checks the claim only when a nonce is sent.
     static func claim(_ claims: JSONObject, raw: String?, _ rule: NonceRule) throws(TokenFailure) {
         let claim = claims["nonce"]?.stringValue
         guard let raw else {
-            if claims["nonce"] != nil { throw .nonceMissing }
+            if claims["nonce"] != nil && rule.presence != .checkedWhenSent { throw .nonceMissing }
             return
         }
         guard let claim else { throw .nonceClaimMissing }

@@ -59,6 +59,10 @@ public struct NonceRule: Sendable, Equatable {
         /// because a nonce-bound token presented without its nonce is exactly what the binding exists to stop.
         /// Such tokens are not single-use (there is nothing to record); `exp` alone bounds them.
         case optional
+        /// The claim is checked only when the request carries a raw nonce; without one a token is accepted whether
+        /// it has a claim or not (and, as under `optional`, is not single-use). For Google, whose sign-in SDKs put
+        /// a nonce in tokens that apps cannot read, and whose Firebase credentials carry no raw nonce.
+        case checkedWhenSent
     }
 
     public var presence: Presence

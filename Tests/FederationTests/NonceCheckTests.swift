@@ -66,6 +66,18 @@ struct NonceCheckTests {
         #expect(await optional.failure(optional.token()) == nil)
     }
 
+    @Test("nonce checked when sent (Google): a claim without a raw nonce passes; with one it must match, once")
+    func checkedWhenSent() async {
+        let google = Fixture { $0.nonce?.presence = .checkedWhenSent }
+        let bound = google.token()
+        #expect(await google.failure(bound, nonce: nil) == nil, "a nonce the client never saw is not held against it")
+        #expect(await google.failure(bound, nonce: nil) == nil, "nothing recorded without a raw nonce")
+        #expect(await google.failure(google.token { $0["nonce"] = nil }, nonce: nil) == nil)
+        #expect(await google.refusal(google.token(), nonce: Fixture.nonce(3))?.check == .nonce, "sent: checked")
+        #expect(await google.failure(google.token()) == nil)
+        #expect(await google.refusal(google.token())?.check == .replay)
+    }
+
     @Test("no nonce rule (notifications): the request's nonce and the claim are not consulted")
     func noRule() async throws {
         let plain = Fixture { $0.nonce = nil }

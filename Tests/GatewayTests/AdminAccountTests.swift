@@ -57,6 +57,19 @@ struct AdminAccountTests {
         #expect(try await gw.store.read { try $0.userCount() } == 1)
     }
 
+    @Test("admin update to a phone number another account holds is PHONE_NUMBER_EXISTS and changes nothing")
+    func updateToTakenPhone() async throws {
+        let gw = try await TestGateway.make()
+        _ = await Self.create(gw, ["localId": "holder", "phoneNumber": "+15555550100"])
+        _ = await Self.create(gw, ["localId": "other", "phoneNumber": "+15555550101", "displayName": "Before"])
+        let taken = await gw.admin("update", ["localId": "other", "phoneNumber": "+15555550100", "displayName": "After"])
+        #expect(taken.error == "PHONE_NUMBER_EXISTS")
+        let other = try await gw.store.read { try $0.user(localId: "other") }
+        #expect(other?.phoneNumber == "+15555550101" && other?.displayName == "Before", "nothing of the update was written")
+        #expect(try await gw.store.read { try $0.user(localId: "holder")?.phoneNumber } == "+15555550100")
+        #expect(await gw.admin("update", ["localId": "other", "phoneNumber": "+15555550101"]).status == 200, "its own number")
+    }
+
     @Test("an API-key caller cannot choose a uid, and an ID token never goes with one")
     func uidIsAdminOnly() async throws {
         let gw = try await TestGateway.make()

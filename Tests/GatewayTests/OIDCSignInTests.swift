@@ -88,6 +88,30 @@ struct OIDCSignInTests {
         #expect(workspace.status == 200 && workspace["needConfirmation"] == nil, "Workspace: Google hosts the domain")
     }
 
+    @Test("Google id_token with a nonce claim: accepted without a raw nonce (Firebase's Google credentials send none), checked with one")
+    func googleNonce() async throws {
+        let gw = try await gateway()
+        let raw = "raw-nonce-0123456789abcdef"
+        // Google Sign-In for iOS puts a nonce of its own in the token; Android's getCredential(idToken, null) and
+        // the JS SDK's GoogleAuthProvider.credential(idToken) cannot send it.
+        func bound(_ sub: String) -> String {
+            var claims = google.claims(sub: sub, nonce: raw, now: gw.time.nowSeconds)
+            claims["iss"] = "https://accounts.google.com"
+            return FakeOIDCIssuer.sign(claims)
+        }
+        let unsent = bound("g-n1")
+        #expect(await gw.signInWithOIDC("google.com", token: unsent).status == 200)
+        #expect(await gw.signInWithOIDC("google.com", token: unsent).status == 200, "without a raw nonce nothing is spent")
+        let wrong = bound("g-n2")
+        #expect(await gw.signInWithOIDC("google.com", token: wrong, nonce: "another-raw-nonce-0123456789").error
+                == "MISSING_OR_INVALID_NONCE : The nonce in ID Token does not match the SHA256 hash of the raw nonce in the request.")
+        #expect(await gw.signInWithOIDC("google.com", token: wrong, nonce: raw).status == 200)
+        #expect(await gw.signInWithOIDC("google.com", token: wrong, nonce: raw).error?.hasPrefix("MISSING_OR_INVALID_NONCE : Duplicate") == true)
+        // Other OpenID Connect providers keep "both or neither".
+        let generic = FakeOIDCIssuer.sign(idpA.claims(sub: "a-n1", nonce: raw, now: gw.time.nowSeconds))
+        #expect(await gw.signInWithOIDC("oidc.a", token: generic).error == "MISSING_OR_INVALID_NONCE : Nonce is missing in the request.")
+    }
+
     @Test("Google access_token: checked at token info (audience), profile from UserInfo")
     func googleAccessToken() async throws {
         let gw = try await gateway()
@@ -115,6 +139,36 @@ struct OIDCSignInTests {
         }
         let signedIn = await gw.signInWithOIDC("google.com", token: googleToken(gw, sub: "108123456789", email: "imp@gmail.com"))
         #expect(signedIn.status == 200 && signedIn["localId"] == "imported-uid" && signedIn["isNewUser"] == nil)
+    }
+
+    @Test("microsoft.com through its preset: the tenant's issuer, oid as the user id, and an email that never links")
+    func microsoft() async throws {
+        let entra = FakeOIDCIssuer(base: "https://login.test/tenant-1/v2.0", clientId: "ms-app")
+        let elsewhere = FakeOIDCIssuer(base: "https://login.test/tenant-2/v2.0", clientId: "ms-app")
+        let gw = try await TestGateway.make(fetcher: IssuerRouter(issuers: [entra, elsewhere])) { config in
+            config.pluginSections["microsoft"] = ["enabled": true, "tenant": "tenant-1", "authority": "https://login.test",
+                                                  "clientIds": ["ms-app"]]
+        }
+        func token(_ issuer: FakeOIDCIssuer = entra, sub: String, oid: String?, email: String? = nil) -> String {
+            var claims = issuer.claims(sub: sub, now: gw.time.nowSeconds, email: email)
+            claims.set("oid", oid)
+            return FakeOIDCIssuer.sign(claims)
+        }
+        let first = await gw.signInWithOIDC("microsoft.com", token: token(sub: "per-app-sub-1", oid: "oid-1"))
+        #expect(first.status == 200 && first["providerId"] == "microsoft.com" && first["isNewUser"] == true)
+        #expect(first["federatedId"] == "oid-1", "the Graph object id, not the per-app sub")
+        let again = await gw.signInWithOIDC("microsoft.com", token: token(sub: "per-app-sub-2", oid: "oid-1"))
+        #expect(again["localId"] == first["localId"] && again["isNewUser"] == nil, "same oid, same person, whatever the sub")
+        let noOid = await gw.signInWithOIDC("microsoft.com", token: token(sub: "per-app-sub-3", oid: nil))
+        #expect(noOid.error == "INVALID_IDP_RESPONSE : id_token has no oid claim")
+        let otherTenant = await gw.signInWithOIDC("microsoft.com", token: token(elsewhere, sub: "s", oid: "oid-9"))
+        #expect(otherTenant.error == "INVALID_IDP_RESPONSE : id_token issuer is not Microsoft")
+        // Entra does not verify `email`: even marked verified, it never links to the account that holds it.
+        let owner = await gw.signInWithIdp(sub: "t1", email: "ada@contoso.example", trusted: true)
+        let sameEmail = await gw.signInWithOIDC("microsoft.com", token: token(sub: "s4", oid: "oid-4", email: "ada@contoso.example"))
+        #expect(sameEmail["needConfirmation"] == true && sameEmail["localId"] == owner["localId"] && sameEmail["idToken"] == nil)
+        let stored = try await gw.store.read { try $0.identity(providerId: "microsoft.com", federatedId: "oid-4") }
+        #expect(stored == nil, "nothing linked")
     }
 
     @Test("the redirect flow with PKCE: createAuthUri, the provider's answer in the query, signInWithIdp")

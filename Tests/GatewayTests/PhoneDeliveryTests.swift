@@ -77,6 +77,56 @@ struct PhoneDeliveryTests {
         #expect(await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(phone.lastCode(to: number) ?? "")]).status == 200)
     }
 
+    @Test("Telegram down and the webhook refusing for good: the code waits for Telegram instead of being dropped")
+    func fallbackRefusedForGood() async throws {
+        let phone = FakePhoneServices()
+        phone.setTelegram(.down)
+        phone.setWebhookRefuses(true)
+        let gw = try await TestGateway.withPhone(phone)
+        let session = await gw.sendCode(number)["sessionInfo"]?.stringValue ?? ""
+        #expect(await gw.app.services.outbox.deliverDue() == 0)
+        #expect(gw.app.services.outbox.abandoned.load(ordering: .relaxed) == 0)
+        phone.setTelegram(.working)
+        gw.time.advance(seconds: 2)
+        #expect(await gw.app.services.outbox.deliverDue() == 1)
+        #expect(phone.sent.map(\.via) == ["telegram"])
+        #expect(await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(phone.lastCode(to: number) ?? "")]).status == 200)
+    }
+
+    @Test("a send that fails after a paid checkSendAbility is retried with its request_id, not with another check")
+    func checkPaidOnce() async throws {
+        let phone = FakePhoneServices()
+        phone.setTelegram(.sendFailing)
+        phone.setWebhookUp(false)
+        let gw = try await TestGateway.withPhone(phone)
+        _ = await gw.sendCode(number)
+        #expect(await gw.app.services.outbox.deliverDue() == 0)
+        gw.time.advance(seconds: 2)
+        #expect(await gw.app.services.outbox.deliverDue() == 0)
+        phone.setTelegram(.working)
+        gw.time.advance(seconds: 4)
+        #expect(await gw.app.services.outbox.deliverDue() == 1)
+        #expect(phone.calls(to: "checkSendAbility") == 1, "three attempts, one paid check")
+        #expect(phone.calls(to: "sendVerificationMessage") == 3)
+        #expect(phone.sent.map { $0.fields["request_id"]?.stringValue } == ["req-1"])
+    }
+
+    @Test("a kept request_id Telegram no longer knows costs one fresh check, and the code still goes out")
+    func keptRequestIdRefused() async throws {
+        let phone = FakePhoneServices()
+        phone.setTelegram(.sendFailing)
+        phone.setWebhookUp(false)
+        let gw = try await TestGateway.withPhone(phone)
+        _ = await gw.sendCode(number)
+        #expect(await gw.app.services.outbox.deliverDue() == 0)
+        phone.setTelegram(.working)
+        phone.forgetRequestIds()
+        gw.time.advance(seconds: 2)
+        #expect(await gw.app.services.outbox.deliverDue() == 1)
+        #expect(phone.calls(to: "checkSendAbility") == 2)
+        #expect(phone.sent.map { $0.fields["request_id"]?.stringValue } == ["req-2"])
+    }
+
     @Test("phone.senders sets the order; an unknown name stops the start")
     func senderOrder() async throws {
         let phone = FakePhoneServices()

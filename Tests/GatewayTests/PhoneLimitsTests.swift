@@ -32,25 +32,35 @@ struct PhoneLimitsTests {
         #expect(await gw.sendCode("+15550000002", from: "10.0.0.2").error == "TOO_MANY_ATTEMPTS_TRY_LATER")
     }
 
-    @Test("a test number takes its fixed code, sends nothing and is never limited")
+    @Test("a test number takes its fixed code and sends nothing; its sessions count per client network, not per number")
     func testNumbers() async throws {
         let phone = FakePhoneServices()
         let gw = try await TestGateway.withPhone(phone) { config in
             config.setPluginValue("phone.testNumbers", ["+15555550100": "654321"])
             config.setPluginValue("phone.sendsPerPhonePerHour", 1)
+            config.setPluginValue("phone.sendsPerIPPerHour", 3)
+            config.setPluginValue("phone.sendsPerHour", 1)
         }
         var session = ""
         for _ in 0..<3 {
-            let reply = await gw.sendCode("+15555550100")
+            let reply = await gw.sendCode("+15555550100", from: "10.0.0.1")
             #expect(reply.status == 200)
             session = reply["sessionInfo"]?.stringValue ?? ""
         }
+        // Each session allows attemptsPerCode guesses at a code that never changes: without a limit one client
+        // could open sessions until it had guessed it.
+        #expect(await gw.sendCode("+15555550100", from: "10.0.0.1").error == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        #expect(await gw.sendCode("+15555550100", from: "10.0.0.2").status == 200)
+        #expect(await gw.sendCode("+15550009999", from: "10.0.0.1").error == "TOO_MANY_ATTEMPTS_TRY_LATER",
+                "test sessions and real codes share the network's budget")
         await gw.app.services.outbox.deliverDue()
         #expect(phone.calls.isEmpty)
         #expect(await gw.signInWithPhone(["sessionInfo": .string(session), "code": "111111"]).error == "INVALID_CODE")
         let reply = await gw.signInWithPhone(["sessionInfo": .string(session), "code": "654321"])
         #expect(reply.status == 200)
         #expect(reply["phoneNumber"]?.stringValue == "+15555550100")
+        #expect(await gw.sendCode("+15550009999", from: "10.0.0.3").status == 200,
+                "nothing was sent for the test number, so the project-wide cap is untouched")
     }
 
     @Test("emulator mode sends nothing and lists codes at /emulator/v1/projects/{p}/verificationCodes")

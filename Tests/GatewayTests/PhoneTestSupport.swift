@@ -13,7 +13,8 @@ final class FakePhoneServices: HTTPFetching, Sendable {
     static let telegramToken = "gateway-token-0123456789"
     static let webhookSecret = "webhook-secret-0123456789"
 
-    enum TelegramMode: Sendable { case working, down, numberNotOnTelegram }
+    /// `sendFailing`: `checkSendAbility` answers, `sendVerificationMessage` is down (HTTP 502).
+    enum TelegramMode: Sendable { case working, down, numberNotOnTelegram, sendFailing }
 
     struct Sent: Sendable {
         var via: String
@@ -24,12 +25,28 @@ final class FakePhoneServices: HTTPFetching, Sendable {
         var body: [UInt8]
     }
 
-    private let state = Mutex<(telegram: TelegramMode, webhookUp: Bool, sent: [Sent], calls: [String])>((.working, true, [], []))
+    private struct State {
+        var telegram = TelegramMode.working
+        var webhookUp = true
+        /// The webhook refuses every message for good (HTTP 400).
+        var webhookRefuses = false
+        var sent: [Sent] = []
+        var calls: [String] = []
+        /// `request_id`s handed out by `checkSendAbility` (`req-1`, `req-2`, …) that a send may still name.
+        var requestIds: [String] = []
+        var checks = 0
+    }
+
+    private let state = Mutex(State())
 
     var sent: [Sent] { state.withLock { $0.sent } }
     var calls: [String] { state.withLock { $0.calls } }
+    func calls(to method: String) -> Int { calls.filter { $0.hasSuffix("/" + method) }.count }
     func setTelegram(_ mode: TelegramMode) { state.withLock { $0.telegram = mode } }
     func setWebhookUp(_ up: Bool) { state.withLock { $0.webhookUp = up } }
+    func setWebhookRefuses(_ refuses: Bool) { state.withLock { $0.webhookRefuses = refuses } }
+    /// Telegram no longer knows the `request_id`s it handed out: a send naming one is refused.
+    func forgetRequestIds() { state.withLock { $0.requestIds = [] } }
     /// The last code sent to `phoneNumber`, by whichever service.
     func lastCode(to phoneNumber: String) -> String? { sent.last { $0.phoneNumber == phoneNumber }?.code }
 
@@ -39,6 +56,7 @@ final class FakePhoneServices: HTTPFetching, Sendable {
             s.calls.append(request.url)
             if request.url.hasPrefix(Self.webhookURL) {
                 guard s.webhookUp else { return OutboundResponse(status: 503) }
+                guard !s.webhookRefuses else { return OutboundResponse(status: 400) }
                 s.sent.append(Sent(via: "webhook", phoneNumber: fields["phoneNumber"]?.stringValue ?? "",
                                    code: fields["code"]?.stringValue ?? "", fields: fields, headers: request.headers, body: request.body))
                 return OutboundResponse(status: 200, body: Array("{}".utf8))
@@ -50,14 +68,23 @@ final class FakePhoneServices: HTTPFetching, Sendable {
             switch s.telegram {
             case .down: return OutboundResponse(status: 502)
             case .numberNotOnTelegram: return Self.json(["ok": false, "error": "PHONE_NUMBER_NOT_AVAILABLE"])
-            case .working: break
+            case .sendFailing where request.url.hasSuffix("/sendVerificationMessage"): return OutboundResponse(status: 502)
+            case .working, .sendFailing: break
+            }
+            var requestId = fields["request_id"]?.stringValue
+            if request.url.hasSuffix("/checkSendAbility") {
+                s.checks += 1
+                requestId = "req-\(s.checks)"
+                s.requestIds.append(requestId ?? "")
+            } else if let named = requestId, !s.requestIds.contains(named) {
+                return Self.json(["ok": false, "error": "REQUEST_ID_INVALID"])
             }
             if request.url.hasSuffix("/sendVerificationMessage") {
                 s.sent.append(Sent(via: "telegram", phoneNumber: fields["phone_number"]?.stringValue ?? "",
                                    code: fields["code"]?.stringValue ?? "", fields: fields, headers: request.headers, body: request.body))
             }
-            return Self.json(["ok": true, "result": ["request_id": "req-1", "phone_number": fields["phone_number"] ?? .null,
-                                                     "request_cost": .double(0.01)]])
+            return Self.json(["ok": true, "result": ["request_id": .string(requestId ?? "req-unchecked"),
+                                                     "phone_number": fields["phone_number"] ?? .null, "request_cost": .double(0.01)]])
         }
     }
 

@@ -190,6 +190,24 @@ struct UserImportTests {
         #expect(try await gw.store.read { try $0.identities(localId: "big999").first?.federatedId } == "gh999")
     }
 
+    @Test("a google.com identity given only by its federatedId URL is stored as the bare sub that sign-ins find")
+    func googleFederatedIdURL() async throws {
+        let gw = try await TestGateway.withEmail()
+        let reply = await gw.admin("batchCreate", ["users": [
+            ["localId": "g-url", "providerUserInfo": [["providerId": "google.com", "federatedId": "https://accounts.google.com/1170001"]]],
+            ["localId": "g-raw", "providerUserInfo": [["providerId": "google.com", "rawId": "1170002",
+                                                       "federatedId": "https://accounts.google.com/1170002"]]],
+            ["localId": "g-empty", "providerUserInfo": [["providerId": "google.com", "federatedId": "https://accounts.google.com/"]]],
+            ["localId": "other-url", "providerUserInfo": [["providerId": "oidc.corp", "federatedId": "https://idp.example/u/7"]]],
+        ]])
+        #expect(reply["error"]?.arrayValue?.map { $0["message"]?.stringValue ?? "" }
+                == ["federatedId https://accounts.google.com/ names no Google account"])
+        let ids = try await gw.store.read { tx in
+            try ["g-url", "g-raw", "other-url"].map { try tx.identities(localId: $0).first?.federatedId }
+        }
+        #expect(ids == ["1170001", "1170002", "https://idp.example/u/7"], "only Google's URL form is Firebase's own")
+    }
+
     @Test("admin update with second factors is refused, not ignored")
     func updateWithMfaRefused() async throws {
         let gw = try await TestGateway.withEmail()

@@ -132,6 +132,18 @@ struct AccessTokenTests {
         #expect(wrongSecret.log.messages.contains { $0.contains("check facebook.appId and the app secret") })
     }
 
+    @Test("a token revoked between debug_token and /me (Graph error 190 from /me) is refused as invalid or expired")
+    func revokedBeforeProfile() async {
+        var token = FakeFacebook.Token()
+        token.revokedBeforeProfile = true
+        fx.facebook.issue("tok-revoked", token)
+        let refused = await refusal("tok-revoked")
+        #expect(refused?.check == .tokenRejected)
+        #expect(refused?.error.message == "INVALID_IDP_RESPONSE : Facebook access token is invalid or expired (Graph error 190)")
+        #expect(fx.facebook.requests.map { $0.url.split(separator: "?").first.map(String.init) ?? "" }
+                == [FakeFacebook.graph + "/v25.0/debug_token", FakeFacebook.graph + "/v25.0/me"], "debug_token passed first")
+    }
+
     @Test("the /me call without the right appsecret_proof is refused by the stand-in (the proof is what it checks)")
     func proofIsChecked() async throws {
         fx.facebook.issue("tok-1")

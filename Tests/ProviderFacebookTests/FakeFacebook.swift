@@ -25,6 +25,8 @@ final class FakeFacebook: HTTPFetching, Sendable {
         var expiresAt: Int64 = 0
         var errorSubcode: Int64?
         var scopes = ["public_profile", "email"]
+        /// Revoked between the two calls: `debug_token` still vouches for it, `/me` answers Graph error 190.
+        var revokedBeforeProfile = false
     }
 
     /// How the stand-in answers when it is not answering normally.
@@ -138,7 +140,8 @@ final class FakeFacebook: HTTPFetching, Sendable {
     }
 
     private func me(_ query: [String: String]) -> OutboundResponse {
-        guard let accessToken = query["access_token"], let token = state.withLock({ $0.tokens[accessToken] }), token.isValid else {
+        guard let accessToken = query["access_token"], let token = state.withLock({ $0.tokens[accessToken] }), token.isValid,
+              !token.revokedBeforeProfile else {
             return Self.graphError(400, code: 190, "Invalid OAuth access token.")
         }
         let proof = AppSecretProof.proof(accessToken: accessToken, appSecret: Self.appSecret)

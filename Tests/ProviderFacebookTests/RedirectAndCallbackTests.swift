@@ -65,6 +65,14 @@ struct RedirectAndCallbackTests {
         } catch let refusal as CredentialRefusal {
             #expect(refusal.check == .missing)
         }
+        let before = fx.facebook.requests.count
+        do {
+            _ = try await complete(["code": String(repeating: "c", count: 4097)])
+            Issue.record("a 4 KiB code was sent on")
+        } catch let refusal as CredentialRefusal {
+            #expect(refusal.check == .format && refusal.error.message == "INVALID_IDP_RESPONSE : code is too long")
+        }
+        #expect(fx.facebook.requests.count == before, "refused before any call to Facebook")
     }
 
     @Test("data deletion: a verified request becomes deletionRequested, answered with a status URL and code")

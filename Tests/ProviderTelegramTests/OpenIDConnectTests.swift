@@ -41,7 +41,8 @@ struct OpenIDConnectTests {
         #expect(identity.echoedCredential == ["oauthIdToken": token])
         let raw = try #require(identity.rawUserInfo.flatMap { try? JSONParser.parse($0) })
         #expect(raw["sub"] == "1234123412341234123" && raw["id"] == .int(279_058_397))
-        #expect(raw["phone_number"] == "+971577777777", "phone kept normalised to E.164, in rawUserInfo only")
+        #expect(raw["phone_number"] == "+971577777777", "phone kept normalised to E.164")
+        #expect(identity.phoneNumber == "+971577777777", "and kept with the identity, for the gateway to store")
     }
 
     @Test("a token for either configured bot is accepted (the bot id is the OIDC client id)")

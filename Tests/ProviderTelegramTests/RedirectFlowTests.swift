@@ -96,6 +96,20 @@ struct TelegramRedirectFlowTests {
         #expect(await refusal(code: "code-5")?.error.message == "INVALID_IDP_RESPONSE : Telegram's token endpoint could not be reached; try again")
     }
 
+    @Test("a token endpoint answering 5xx or 429 is Telegram unavailable, not a refused code")
+    func tokenEndpointOutage() async throws {
+        for status in [500, 502, 503, 429] {
+            grant("code-\(status)")
+            fx.telegram.setTokenStatus(status)
+            let refusal = try #require(await refusal(code: "code-\(status)"))
+            #expect(refusal.check == .providerUnavailable, "HTTP \(status)")
+            #expect(refusal.error.message == "INVALID_IDP_RESPONSE : Telegram's token endpoint could not be reached; try again")
+        }
+        fx.telegram.setTokenStatus(nil)
+        grant("code-back")
+        #expect(try await complete(code: "code-back").subject == "279058397", "the code still works once Telegram is back")
+    }
+
     @Test("without a bot holding a client secret there is no redirect flow")
     func noSecret() throws {
         let fx = try TelegramFixture { config in

@@ -93,6 +93,8 @@ final class FakeTelegram: HTTPFetching, Sendable {
         var grants: [String: Grant] = [:]
         var clientSecrets: [String: String] = [:]
         var reachable = true
+        /// The token endpoint answers this status (a 5xx or 429 outage) instead of exchanging codes.
+        var tokenStatus: Int?
     }
 
     private let state = Mutex(State())
@@ -100,6 +102,7 @@ final class FakeTelegram: HTTPFetching, Sendable {
     func allowClient(_ id: String, secret: String) { state.withLock { $0.clientSecrets[id] = secret } }
     func grant(code: String, _ grant: Grant) { state.withLock { $0.grants[code] = grant } }
     func setReachable(_ reachable: Bool) { state.withLock { $0.reachable = reachable } }
+    func setTokenStatus(_ status: Int?) { state.withLock { $0.tokenStatus = status } }
     var requests: [OutboundRequest] { state.withLock { $0.requests } }
 
     static func sign(_ claims: JSONObject, key: RSAPrivateKey = signingKey, kid: String = "tg-1") -> String {
@@ -127,6 +130,9 @@ final class FakeTelegram: HTTPFetching, Sendable {
             let key: JSONValue = ["kty": "RSA", "kid": "tg-1", "alg": "RS256", "use": "sig", "n": .string(jwk.n!), "e": .string(jwk.e!)]
             return OutboundResponse(status: 200, body: JSONSerializer.bytes(["keys": [key]]))
         case ("POST", "/token"):
+            if let status = state.withLock({ $0.tokenStatus }) {
+                return OutboundResponse(status: status, body: Array(#"{"error":"temporarily_unavailable"}"#.utf8))
+            }
             return token(request)
         default:
             return OutboundResponse(status: 404)

@@ -216,6 +216,14 @@ def test_facebook_email_of_an_existing_account_needs_confirmation(make_gateway, 
     assert body["needConfirmation"] is True and body["localId"] == owner["localId"]
     assert "idToken" not in body and body["oauthAccessToken"] == token and body["email"] == "owner@example.com"
     assert [p["providerId"] for p in admin_user(gw, owner["localId"]).get("providerUserInfo", [])] == ["password"]
+    # The answer carries the Facebook credential as a pendingToken: the user signs in the existing way and links it.
+    assert body["pendingToken"]
+    linked = ok_json(post_json(gw, SIGN_IN, {"requestUri": "http://localhost", "postBody": "providerId=facebook.com",
+                                             "pendingToken": body["pendingToken"], "idToken": owner["idToken"],
+                                             "returnSecureToken": True}))
+    assert linked["localId"] == owner["localId"]
+    providers = {p["providerId"]: p["rawId"] for p in admin_user(gw, owner["localId"])["providerUserInfo"]}
+    assert providers == {"password": "owner@example.com", "facebook.com": "fb-same-email"}
 
 
 def test_credential_already_in_use_then_sign_in_with_the_updated_credential(make_gateway, facebook):
@@ -333,6 +341,7 @@ def test_forged_and_malformed_callbacks_are_refused(make_gateway, facebook):
     user = ok_json(sign_in_raw(gw, access_token=facebook.issue(user_id="fb-target")))
     cases = [
         ("deletion", facebook.signed_request("fb-target", secret="forged-secret"), "signed_request signature is invalid"),
+        ("deauthorize", facebook.signed_request("fb-target", secret="forged-secret"), "signed_request signature is invalid"),
         ("deletion", "garbage", "signed_request is not <signature>.<payload> in base64url"),
         ("deauthorize", facebook.signed_request("fb-target", algorithm="HMAC-SHA1"),
          'signed_request must use HMAC-SHA256, not "HMAC-SHA1"'),
@@ -346,8 +355,9 @@ def test_forged_and_malformed_callbacks_are_refused(make_gateway, facebook):
     json_body = send(gw, "POST", EVENTS, key=None, params={"callback": "deletion"},
                      json={"signed_request": facebook.signed_request("fb-target")})
     assert_business_error(json_body, "INVALID_IDP_RESPONSE : signed_request is missing (a form field)")
-    assert admin_user(gw, user["localId"])["providerUserInfo"][0]["rawId"] == "fb-target"
-    assert refusal_checks(gw) == ["signature", "format", "algorithm", "age", "missing", "missing", "missing"]
+    target = admin_user(gw, user["localId"])
+    assert target["providerUserInfo"][0]["rawId"] == "fb-target" and target.get("disabled", False) is False
+    assert refusal_checks(gw) == ["signature", "signature", "format", "algorithm", "age", "missing", "missing", "missing"]
 
 
 # ---------------------------------------------------------------- configuration

@@ -179,11 +179,15 @@ def test_webhook_with_the_wrong_secret_is_refused_by_the_receiver(make_gateway, 
 
 
 def test_test_numbers_use_their_fixed_code_and_send_nothing(make_gateway):
-    gw = make_gateway(config={"phone": {"enabled": True, "testNumbers": {"+15555550100": "246810"}}})
+    gw = make_gateway(config={"phone": {"enabled": True, "testNumbers": {"+15555550100": "246810"}, "sendsPerIPPerHour": 3}})
     session = send_code(gw, "+15555550100")
     assert_business_error(sign_in_raw(gw, sessionInfo=session, code="123456"), "INVALID_CODE")
     assert sign_in(gw, sessionInfo=session, code="246810")["phoneNumber"] == "+15555550100"
     assert_business_error(send_code_raw(gw, "+15551230018"), "OPERATION_NOT_ALLOWED : No code sender is configured for phone numbers")
+    # Every session is more guesses at the fixed code: one client gets sendsPerIPPerHour of them, not endless ones.
+    send_code(gw, "+15555550100")
+    send_code(gw, "+15555550100")
+    assert_business_error(send_code_raw(gw, "+15555550100"), "TOO_MANY_ATTEMPTS_TRY_LATER")
 
 
 def test_emulator_mode_lists_codes_instead_of_sending(make_gateway):

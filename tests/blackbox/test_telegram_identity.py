@@ -5,6 +5,7 @@ credential-already-in-use answered with a pending token."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 from urllib.parse import urlencode
 
@@ -14,7 +15,7 @@ from harness import clean_environment, free_loopback_port, gateway_binary
 from telegram_stand_in import BOT_ID, BOT_TOKEN, CLIENT_SECRET, VECTOR_BOT_TOKEN
 from telegram_verbs import (NONCE_DUPLICATE, fresh_user_id, init_data_for, nonce, raw_user_info, sign_in, sign_in_raw,
                             widget_for)
-from verbs import IDENTITY, assert_business_error, lookup, ok_json, post_json, sign_up_anonymously
+from verbs import IDENTITY, admin_post, assert_business_error, lookup, ok_json, post_json, sign_up_anonymously
 
 
 def test_oidc_token_valid_and_each_check(make_gateway, telegram):
@@ -75,6 +76,35 @@ def test_the_three_forms_map_to_one_identity(make_gateway, telegram):
     assert by_widget["localId"] == by_mini_app["localId"] == by_oidc["localId"]
     user = lookup(gw, by_oidc["idToken"])
     assert [(p["providerId"], p["rawId"]) for p in user["providerUserInfo"]] == [("telegram.org", str(user_id))]
+
+
+def stored_identity(gw, user_id: int) -> dict:
+    """The identity row the gateway keeps for a Telegram user (read from its SQLite database while it runs)."""
+    with sqlite3.connect(f"file:{gw.data_dir / 'gatehouse.sqlite'}?mode=ro", uri=True) as db:
+        phone, raw = db.execute("SELECT phone_number, raw_user_info FROM identities WHERE provider_id = 'telegram.org' "
+                                "AND federated_id = ?", (str(user_id),)).fetchone()
+    return {"phone_number": phone, "raw_user_info": json.loads(raw)}
+
+
+def test_oidc_sub_and_phone_stay_stored_after_widget_and_mini_app_sign_ins(make_gateway, telegram):
+    gw = make_gateway(config=telegram.gateway_config(), env=telegram.gateway_env())
+    user_id, raw = fresh_user_id(), nonce()
+    by_oidc = sign_in(gw, id_token=telegram.id_token(user_id=user_id, nonce=raw, phone_number="989123456789"), nonce=raw)
+    by_widget = sign_in(gw, access_token=widget_for(user_id, first_name="Later"))
+    assert "sub" not in raw_user_info(by_widget), "the answer carries what this sign-in said"
+    sign_in(gw, access_token=init_data_for(user_id))
+    stored = stored_identity(gw, user_id)
+    assert stored["phone_number"] == "+989123456789"
+    info = stored["raw_user_info"]
+    assert info["sub"] == f"opaque-{user_id}-sub" and info["phone_number"] == "+989123456789" and info["id"] == user_id
+    assert info["first_name"] == "Sara", "the latest sign-in's fields win"
+    user = ok_json(admin_post(gw, "accounts:lookup", {"localId": [by_oidc["localId"]]}))["users"][0]
+    assert "phoneNumber" not in user, "a Telegram phone number never becomes the account's"
+    assert [(p["providerId"], p["rawId"], p.get("phoneNumber")) for p in user["providerUserInfo"]] == [
+        ("telegram.org", str(user_id), "+989123456789")]
+    assert lookup(gw, by_widget["idToken"])["providerUserInfo"][0]["phoneNumber"] == "+989123456789"
+    # The phone number links nothing: a phone sign-in with it is another account (and none holds it).
+    assert ok_json(admin_post(gw, "accounts:lookup", {"phoneNumber": ["+989123456789"]})).get("users") is None
 
 
 def test_anonymous_user_upgraded_by_telegram_keeps_its_uid(make_gateway, telegram):

@@ -27,6 +27,10 @@ public struct VerifiedIdentity: Sendable, Equatable {
     public var displayName: String?
     public var photoUrl: String?
     public var screenName: String?
+    /// A phone number the provider holds for this person, in E.164 (Telegram's OpenID Connect `phone_number`).
+    /// Kept with the identity (`providerUserInfo[].phoneNumber`); never the account's phone number and never
+    /// used to link accounts: only the phone provider proves a number.
+    public var phoneNumber: String?
     /// JSON object text for the `rawUserInfo` response field.
     public var rawUserInfo: String?
     /// Provider credential fields echoed to the client (`oauthIdToken`, `oauthAccessToken`, ...).
@@ -35,7 +39,7 @@ public struct VerifiedIdentity: Sendable, Equatable {
     public var secrets: [String: String]
 
     public init(providerId: ProviderID, subject: String, email: Email? = nil, displayName: String? = nil,
-                photoUrl: String? = nil, screenName: String? = nil, rawUserInfo: String? = nil,
+                photoUrl: String? = nil, screenName: String? = nil, phoneNumber: String? = nil, rawUserInfo: String? = nil,
                 echoedCredential: [String: String] = [:], secrets: [String: String] = [:]) {
         self.providerId = providerId
         self.subject = subject
@@ -43,6 +47,7 @@ public struct VerifiedIdentity: Sendable, Equatable {
         self.displayName = displayName
         self.photoUrl = photoUrl
         self.screenName = screenName
+        self.phoneNumber = phoneNumber
         self.rawUserInfo = rawUserInfo
         self.echoedCredential = echoedCredential
         self.secrets = secrets

@@ -30,7 +30,7 @@ public enum IdentityProjection {
             infos.append(ProviderInfo(providerId: identity.providerId, rawId: identity.federatedId,
                                       federatedId: identity.federatedId, email: identity.email,
                                       displayName: identity.displayName, photoUrl: identity.photoUrl,
-                                      screenName: identity.screenName))
+                                      screenName: identity.screenName, phoneNumber: identity.phoneNumber))
         }
         return infos
     }

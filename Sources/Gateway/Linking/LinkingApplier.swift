@@ -1,6 +1,7 @@
 import AuthCore
 import Linking
 import Storage
+import WireFormats
 
 extension LinkingCredential {
     var isEmailChange: Bool { if case .emailChange = self { return true } else { return false } }
@@ -176,15 +177,27 @@ struct LinkingApplier: Sendable {
         if let name = identity.displayName, !name.isEmpty { stored.displayName = name }
         if let photo = identity.photoUrl, !photo.isEmpty { stored.photoUrl = photo }
         if let screen = identity.screenName, !screen.isEmpty { stored.screenName = screen }
-        if let raw = identity.rawUserInfo { stored.rawUserInfo = raw }
+        if let phone = identity.phoneNumber, !phone.isEmpty { stored.phoneNumber = phone }
+        if let raw = identity.rawUserInfo { stored.rawUserInfo = Self.mergedUserInfo(stored: stored.rawUserInfo, fresh: raw) }
         if !identity.secrets.isEmpty { stored.sealedSecrets = try sealedSecrets(identity) }
         try tx.updateIdentity(stored)
+    }
+
+    /// The stored raw user info after a sign-in: what the provider says now over what it said before. Keys this
+    /// sign-in does not carry are kept, as blanks never overwrite the other stored values: one provider's
+    /// credential forms report different fields (Telegram's OpenID Connect `sub` and `phone_number` are not in a
+    /// later Login Widget or Mini App sign-in, and must survive it). Anything but two JSON objects: the new text.
+    static func mergedUserInfo(stored: String?, fresh: String) -> String {
+        guard let stored, case .object(var merged)? = try? JSONParser.parse(Array(stored.utf8)),
+              case .object(let now)? = try? JSONParser.parse(Array(fresh.utf8)) else { return fresh }
+        for (key, value) in now { merged[key] = value }
+        return JSONSerializer.string(.object(merged))
     }
 
     private func record(_ identity: VerifiedIdentity, localId: String, now: Int64) throws -> ProviderIdentity {
         ProviderIdentity(providerId: identity.providerId.rawValue, federatedId: identity.subject, localId: localId,
                          email: identity.email?.address.lowercased(), displayName: identity.displayName,
-                         photoUrl: identity.photoUrl, screenName: identity.screenName,
+                         photoUrl: identity.photoUrl, screenName: identity.screenName, phoneNumber: identity.phoneNumber,
                          rawUserInfo: identity.rawUserInfo,
                          sealedSecrets: identity.secrets.isEmpty ? nil : try sealedSecrets(identity), linkedAt: now)
     }

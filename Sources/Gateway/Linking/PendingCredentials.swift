@@ -82,6 +82,7 @@ enum IdentityCoding {
         o.set("displayName", identity.displayName)
         o.set("photoUrl", identity.photoUrl)
         o.set("screenName", identity.screenName)
+        o.set("phoneNumber", identity.phoneNumber)
         o.set("rawUserInfo", identity.rawUserInfo)
         o["echoed"] = .object(JSONObject(identity.echoedCredential.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
         if !identity.secrets.isEmpty {
@@ -109,7 +110,8 @@ enum IdentityCoding {
         let secrets = o["secrets"]?.stringValue.flatMap(Base64URL.decode).flatMap { openSecrets($0, sealer: sealer) } ?? [:]
         return VerifiedIdentity(providerId: ProviderID(provider), subject: subject, email: email,
                                 displayName: o["displayName"]?.stringValue, photoUrl: o["photoUrl"]?.stringValue,
-                                screenName: o["screenName"]?.stringValue, rawUserInfo: o["rawUserInfo"]?.stringValue,
+                                screenName: o["screenName"]?.stringValue, phoneNumber: o["phoneNumber"]?.stringValue,
+                                rawUserInfo: o["rawUserInfo"]?.stringValue,
                                 echoedCredential: echoed, secrets: secrets)
     }
 

@@ -63,15 +63,20 @@ final class MessageOutbox: Sendable {
             return
         }
         let now = time.nowMilliseconds
-        let sealed = try sealer.seal(Array(try JSONEncoder().encode(message)), purpose: Self.purpose)
-        let payload = JSONSerializer.string(.object(["sealed": .string(Base64.encode(sealed)), "expiresAt": .int(expiresAt),
-                                                      "kind": .string(message.kind)]))
+        let payload = try sealedPayload(message, expiresAt: expiresAt)
         try await store.write { tx in
             try tx.insertOutboxItem(OutboxItem(id: message.id, kind: Self.kind, payload: payload, nextAttemptAt: now,
                                                createdAt: now))
         }
         queued.add(1, ordering: .relaxed)
         wake()
+    }
+
+    /// The outbox item's text: the message sealed (it carries a live link or code), its expiry and kind in clear.
+    private func sealedPayload(_ message: OutgoingMessage, expiresAt: Int64) throws -> String {
+        let sealed = try sealer.seal(Array(try JSONEncoder().encode(message)), purpose: Self.purpose)
+        return JSONSerializer.string(.object(["sealed": .string(Base64.encode(sealed)), "expiresAt": .int(expiresAt),
+                                               "kind": .string(message.kind)]))
     }
 
     /// Ends the loop's current pause now, or (if it is busy) makes its next pause end at once.
@@ -128,7 +133,7 @@ final class MessageOutbox: Sendable {
                 sent.add(1, ordering: .relaxed)
                 queued.subtract(1, ordering: .relaxed)
                 logger.info("mail sent", metadata)
-            case .retry(let reason, let delay):
+            case .retry(let reason, let delay, _):
                 failedAttempts.add(1, ordering: .relaxed)
                 logger.warning("mail delivery failed; will retry",
                                metadata + [("error", .string(reason)), ("retry_in_s", .int(delay / 1000))])
@@ -156,22 +161,37 @@ final class MessageOutbox: Sendable {
         else { return .abandon("the message cannot be unsealed (was the master key changed?)") }
         var lastFailure = DeliveryFailure("no sender for the channel", retryable: false)
         // The first sender that passed the message on while it was down: retried with its backoff when no later
-        // sender took the message (a Telegram Gateway outage with no working fallback delays the code, never drops it).
+        // sender took the message (a Telegram Gateway outage with no working fallback delays the code, never drops
+        // it), even when a later sender refused it for good.
         var retryWith: (any CodeSender)?
+        var notes = message.notes ?? [:]
+        func retry(_ reason: String, with sender: any CodeSender) -> OutboxAttempt {
+            let delay = Self.delay(sender, item)
+            guard notes != (message.notes ?? [:]) else { return .retry(reason, afterMilliseconds: delay) }
+            var noted = message
+            noted.notes = notes
+            // Without the notes the next attempt only costs more (a second paid check), so a failed seal is no
+            // reason to give the message up.
+            let payload = try? sealedPayload(noted, expiresAt: fields?["expiresAt"]?.intValue ?? 0)
+            return .retry(reason, afterMilliseconds: delay, payload: payload)
+        }
         for sender in senders(for: message.channel) {
             do {
                 _ = try await sender.deliver(message)
                 return .done
             } catch {
                 lastFailure = error
+                notes.merge(error.keep) { $1 }
                 if error.tryNextSender {
                     if error.retryable && retryWith == nil { retryWith = sender }
                     continue
                 }
-                return error.retryable ? .retry(error.reason, afterMilliseconds: Self.delay(sender, item)) : .abandon(error.reason)
+                if error.retryable { return retry(error.reason, with: sender) }
+                if let retryWith { return retry(error.reason, with: retryWith) }
+                return .abandon(error.reason)
             }
         }
-        if let retryWith { return .retry(lastFailure.reason, afterMilliseconds: Self.delay(retryWith, item)) }
+        if let retryWith { return retry(lastFailure.reason, with: retryWith) }
         return .abandon(lastFailure.reason)
     }
 

@@ -5,8 +5,9 @@ import Storage
 enum OutboxAttempt: Sendable, Equatable {
     /// Done: the item is deleted.
     case done
-    /// Failed for now: try again after `afterMilliseconds`. The reason is non-secret and kept on the item.
-    case retry(String, afterMilliseconds: Int64)
+    /// Failed for now: try again after `afterMilliseconds`. The reason is non-secret and kept on the item; a
+    /// `payload`, when given, replaces the item's (what the attempt learnt that the next one needs).
+    case retry(String, afterMilliseconds: Int64, payload: String? = nil)
     /// Retrying cannot help (expired, unreadable, given up): the item is deleted and the caller reports it.
     case abandon(String)
 }
@@ -54,8 +55,9 @@ struct OutboxWorker: Sendable {
     private func record(_ outcome: OutboxAttempt, for item: OutboxItem) async throws {
         let now = time.nowMilliseconds
         _ = try await store.write { tx -> Bool in
-            guard case .retry(let reason, let delay) = outcome else { return try tx.deleteOutboxItem(id: item.id) }
+            guard case .retry(let reason, let delay, let payload) = outcome else { return try tx.deleteOutboxItem(id: item.id) }
             var next = item
+            if let payload { next.payload = payload }
             next.attempts += 1
             next.lastError = String(reason.prefix(300))
             next.nextAttemptAt = now + delay

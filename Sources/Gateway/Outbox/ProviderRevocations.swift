@@ -46,7 +46,7 @@ enum ProviderRevocations {
             switch outcome {
             case .done:
                 done += 1
-            case .retry(let failure, _):
+            case .retry(let failure, _, _):
                 services.logger.warning("provider token revocation failed", [
                     ("outbox.id", .string(item.id)), ("provider", .string(providerId)),
                     ("attempts", .int(Int64(item.attempts + 1))), ("error", .string(failure))])

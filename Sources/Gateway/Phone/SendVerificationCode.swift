@@ -9,8 +9,10 @@ import WireFormats
 ///
 /// App verification (`recaptchaToken`, `iosReceipt`, `playIntegrityToken`, `safetyNetToken`) would need Google;
 /// the gateway ignores those fields and relies on its own limits instead: per number, per client network and per
-/// project, counted before anything is sent. Test numbers get their fixed code and nothing is sent; in emulator
-/// mode nothing is sent and codes are listed at `/emulator/v1/projects/{p}/verificationCodes`, as in the emulator.
+/// project, counted before anything is sent. Test numbers get their fixed code and nothing is sent, but their
+/// sessions count against the client network's limit (each one is more guesses at a fixed code); in emulator mode
+/// nothing is sent or limited and codes are listed at `/emulator/v1/projects/{p}/verificationCodes`, as in the
+/// emulator.
 enum SendVerificationCode {
     static func handle(_ services: GatewayServices, _ context: OperationContext) async throws -> Reply {
         let phone = services.phone
@@ -23,6 +25,8 @@ enum SendVerificationCode {
                 throw AuthError(.operationNotAllowed, "No code sender is configured for phone numbers")
             }
             if !context.caller.isAdmin { try await accounts.admitSend(to: number, context.requestContext) }
+        } else if testCode != nil && !phone.emulator && !context.caller.isAdmin {
+            try await accounts.admitTestNumberSession(context.requestContext)
         }
         let code = testCode ?? PhoneCodes.newCode(length: accounts.codeLength)
         let issued = try await phone.codes.issue(code: code, to: number, lifetimeSeconds: accounts.codeLifetimeSeconds)

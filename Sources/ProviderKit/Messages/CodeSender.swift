@@ -28,6 +28,10 @@ public struct OutgoingMessage: Sendable, Equatable, Codable {
     public var ttlSeconds: Int64?
     /// A stable id the gateway assigns (also the outbox id); senders may use it as a message or request id.
     public var id: String
+    /// What senders kept from earlier attempts at this message (`DeliveryFailure.keep`), by key: Telegram Gateway's
+    /// `request_id` from a `checkSendAbility` it already paid for. nil before any was kept (and in messages queued
+    /// before this field existed).
+    public var notes: [String: String]?
 
     public init(channel: MessageChannel, recipient: String, kind: String, subject: String = "", text: String,
                 html: String? = nil, code: String? = nil, ttlSeconds: Int64? = nil, id: String) {
@@ -50,11 +54,15 @@ public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertib
     public var retryable: Bool
     /// The recipient cannot be reached by this sender at all (a number not on Telegram): try the next sender.
     public var tryNextSender: Bool
+    /// Notes for the next attempt at the same message, merged into its `notes` (kept sealed with it in the outbox,
+    /// so any instance's retry reads them). Keys are the sender's own, e.g. prefixed with its name.
+    public var keep: [String: String]
 
-    public init(_ reason: String, retryable: Bool = true, tryNextSender: Bool = false) {
+    public init(_ reason: String, retryable: Bool = true, tryNextSender: Bool = false, keep: [String: String] = [:]) {
         self.reason = reason
         self.retryable = retryable
         self.tryNextSender = tryNextSender
+        self.keep = keep
     }
 
     public var description: String { reason }

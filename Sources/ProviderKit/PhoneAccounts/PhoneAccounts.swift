@@ -17,11 +17,15 @@ public protocol PhoneAccounts: CredentialProvider {
     var senderOrder: [String] { get }
 
     /// The fixed code of a configured test number (Firebase's "phone numbers for testing"), or nil. Codes for
-    /// test numbers are never sent and never count against send limits.
+    /// test numbers are never sent; their sessions are limited by `admitTestNumberSession` instead.
     func testCode(for phoneNumber: String) -> String?
     /// One more code to `phoneNumber` from this client, or `TOO_MANY_ATTEMPTS_TRY_LATER`. Counted where every
     /// gateway instance sees it.
     func admitSend(to phoneNumber: String, _ context: RequestContext) async throws
+    /// One more session for a test number from this client, or `TOO_MANY_ATTEMPTS_TRY_LATER`. A test number's code
+    /// is fixed, so every session is a few more guesses at it: sessions are counted per client network (never per
+    /// number, which would let anyone lock the app's reviewers out of theirs), where every instance sees them.
+    func admitTestNumberSession(_ context: RequestContext) async throws
     /// Reserves one attempt at the code of the session identified by `session` (a non-secret key, e.g. a hash of
     /// the `sessionInfo`) before the code is compared; false once the session's attempts are used up. Reserving
     /// first is what stops parallel guesses from all being compared.

@@ -81,6 +81,11 @@ extension OIDCProviderSettings {
                     audiences: Set(clientIds), audienceDescription: "a configured client ID", algorithms: algorithms,
                     clockSkewSeconds: clockSkewSeconds, maxAgeSeconds: maxTokenAgeSeconds,
                     requiresSubject: claims.subject == "sub",
-                    nonce: NonceRule(presence: nonceRequired ? .required : .optional, acceptsRawClaim: acceptsRawNonce))
+                    nonce: NonceRule(presence: noncePresence, acceptsRawClaim: acceptsRawNonce))
+    }
+
+    var noncePresence: NonceRule.Presence {
+        if nonceRequired { return .required }
+        return nonceClaimNeedsRawNonce ? .optional : .checkedWhenSent
     }
 }

@@ -59,6 +59,12 @@ public struct OIDCProviderSettings: Sendable, Equatable {
     public var nonceRequired: Bool
     /// Also accept a `nonce` claim equal to the raw nonce, for SDKs that pass it through unhashed.
     public var acceptsRawNonce: Bool
+    /// Without `nonceRequired`: whether a token with a `nonce` claim is refused when the request sends no raw nonce
+    /// (true, "both or neither": a nonce-bound token presented without its nonce is what the binding exists to
+    /// stop). False for Google: Google Sign-In for iOS puts a nonce of its own in tokens that apps cannot read, and
+    /// Firebase's Google credentials (Android's `getCredential(idToken, null)`, the JS SDK's `credential(idToken)`)
+    /// cannot send one, so its claim is checked only when a raw nonce is sent.
+    public var nonceClaimNeedsRawNonce: Bool
     public var emailLinking: EmailLinking
     public var algorithms: Set<SignatureAlgorithm>
     public var clockSkewSeconds: Int64
@@ -76,7 +82,7 @@ public struct OIDCProviderSettings: Sendable, Equatable {
                 issuerAliases: [String] = [], clientIds: [String], clientSecret: String? = nil,
                 responseType: ResponseType? = nil, scopes: [String] = ["openid", "email", "profile"],
                 claims: ClaimNames = ClaimNames(), nonceRequired: Bool = false, acceptsRawNonce: Bool = false,
-                emailLinking: EmailLinking = EmailLinking(), algorithms: Set<SignatureAlgorithm> = [.rs256],
+                nonceClaimNeedsRawNonce: Bool = true, emailLinking: EmailLinking = EmailLinking(), algorithms: Set<SignatureAlgorithm> = [.rs256],
                 clockSkewSeconds: Int64 = 60, maxTokenAgeSeconds: Int64? = nil, keyRefreshIntervalSeconds: Int64 = 60,
                 acceptsUserInfoAccessTokens: Bool = false, endpoints: Endpoints = Endpoints()) {
         self.providerId = providerId
@@ -91,6 +97,7 @@ public struct OIDCProviderSettings: Sendable, Equatable {
         self.claims = claims
         self.nonceRequired = nonceRequired
         self.acceptsRawNonce = acceptsRawNonce
+        self.nonceClaimNeedsRawNonce = nonceClaimNeedsRawNonce
         self.emailLinking = emailLinking
         self.algorithms = algorithms
         self.clockSkewSeconds = clockSkewSeconds

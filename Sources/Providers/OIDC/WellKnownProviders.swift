@@ -62,12 +62,14 @@ extension WellKnownProviderFactory.Preset {
     /// Android client ids; access tokens checked at Google's token-info endpoint (audience included). A verified
     /// address links accounts where Google is the mail host, as Firebase trusts it: `@gmail.com` (and
     /// `@googlemail.com`), and Google Workspace accounts whose `hd` claim is the address's domain. Other verified
-    /// addresses on a Google account are reported verified but never link.
+    /// addresses on a Google account are reported verified but never link. A `nonce` claim is checked only when
+    /// the client sends a raw nonce, as Firebase does: Google Sign-In for iOS puts its own nonce in tokens (the app
+    /// never sees the raw value) and Firebase's Google credentials on Android and the web have no field for one.
     public static let google = Self(providerId: .google, section: "google", ownKeys: [],
                                     secretVariable: "GATEHOUSE_GOOGLE_CLIENT_SECRET") { _ in
         OIDCProviderSettings(
             providerId: ProviderID.google.rawValue, displayName: "Google", issuer: "https://accounts.google.com",
-            issuerAliases: ["accounts.google.com"], clientIds: [],
+            issuerAliases: ["accounts.google.com"], clientIds: [], nonceClaimNeedsRawNonce: false,
             emailLinking: EmailLinking(verifiedEmails: true, domains: ["gmail.com", "googlemail.com"], hostedDomainClaim: "hd"),
             endpoints: .init(jwks: "https://www.googleapis.com/oauth2/v3/certs",
                              authorization: "https://accounts.google.com/o/oauth2/v2/auth",

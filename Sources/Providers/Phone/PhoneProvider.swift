@@ -39,6 +39,15 @@ public struct PhoneProvider: PhoneAccounts {
         guard try await counters.admit(events) else { throw AuthError(.tooManyAttemptsTryLater) }
     }
 
+    /// Under the same per-network budget as real sends (`sendsPerIPPerHour`), so a client cannot open sessions
+    /// without end and guess a reviewer's fixed code `attemptsPerCode` times in each. Nothing is sent, so neither
+    /// the per-number limit nor the project-wide cap applies.
+    public func admitTestNumberSession(_ context: RequestContext) async throws {
+        let event = LimitedEvent(key: "phone.send.ip:" + context.clientNetwork, limit: settings.sendsPerIPPerHour,
+                                 windowSeconds: 3600)
+        guard try await counters.admit([event]) else { throw AuthError(.tooManyAttemptsTryLater) }
+    }
+
     /// Counted in a day-long window keyed by the session: a session lives minutes, so it meets at most two
     /// windows (one that crosses midnight UTC gets at most twice the attempts, still a handful of guesses at a
     /// code with a million values).

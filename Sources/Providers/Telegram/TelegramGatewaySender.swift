@@ -7,6 +7,10 @@ import WireFormats
 /// `sendVerificationMessage` with the gateway's own code, its `ttl`, the outbox id as `payload` (so delivery
 /// reports can be matched) and the callback URL for reports.
 ///
+/// Telegram charges for each `checkSendAbility`, and a send that names its `request_id` costs nothing more. When
+/// the send fails for now, the `request_id` is kept with the message (`DeliveryFailure.keep`) and its retries
+/// send with it instead of paying for another check; should Telegram refuse a kept id, one fresh check is made.
+///
 /// Failures are told apart for the outbox: a number Telegram cannot reach, or a request Telegram refuses, goes to
 /// the next phone sender at once and is not retried here; a Gateway that is down, slow or rate limiting also lets
 /// the next sender try, and is retried with backoff when no sender took the code.
@@ -31,21 +35,41 @@ public struct TelegramGatewaySender: CodeSender {
     public var backoff: (initialSeconds: Int64, maxSeconds: Int64) { (2, 30) }
     public var leaseSeconds: Double { settings.timeoutSeconds * 2 + 5 }
 
+    /// The note under which a paid `checkSendAbility`'s `request_id` waits for the message's next attempt.
+    public static let requestIdNote = "telegram-gateway.request_id"
+
     public func deliver(_ message: OutgoingMessage) async throws(DeliveryFailure) -> DeliveryReceipt {
         guard let code = message.code else { throw DeliveryFailure("no code to send", retryable: false, tryNextSender: true) }
+        if settings.checkSendAbility, let kept = message.notes?[Self.requestIdNote] {
+            do { return try await send(message, code: code, requestId: kept) } catch {
+                // Refused with the kept id (it may have expired): pay for one fresh check. Down again: keep waiting.
+                guard !error.retryable else { throw error }
+            }
+        }
         var requestId: String?
         if settings.checkSendAbility {
             let ability = try await call("checkSendAbility", ["phone_number": .string(message.recipient)])
             requestId = ability["request_id"]?.stringValue
         }
+        return try await send(message, code: code, requestId: requestId)
+    }
+
+    /// `sendVerificationMessage`; a failure for now keeps `requestId` for the retry.
+    private func send(_ message: OutgoingMessage, code: String, requestId: String?) async throws(DeliveryFailure) -> DeliveryReceipt {
         var fields: JSONObject = ["phone_number": .string(message.recipient), "code": .string(code),
                                   "payload": .string(message.id)]
         fields.set("request_id", requestId)
         if let ttl = message.ttlSeconds { fields["ttl"] = .int(min(3600, max(30, ttl))) }
         fields.set("callback_url", callbackURL)
         fields.set("sender_username", settings.senderUsername)
-        let status = try await call("sendVerificationMessage", fields)
-        return DeliveryReceipt(senderMessageId: status["request_id"]?.stringValue ?? requestId)
+        do {
+            let status = try await call("sendVerificationMessage", fields)
+            return DeliveryReceipt(senderMessageId: status["request_id"]?.stringValue ?? requestId)
+        } catch {
+            var failure = error
+            if failure.retryable, let requestId { failure.keep[Self.requestIdNote] = requestId }
+            throw failure
+        }
     }
 
     /// One Gateway API method; its `result` object, or the failure as the outbox should treat it.

@@ -46,7 +46,8 @@ extension TelegramProvider {
             throw CredentialRefusal(.telegram, .codeExchange,
                                     AuthError(.invalidIdpResponse, "Telegram refused the authorization code (\(reason))"))
         } catch {
-            throw CredentialRefusal(.telegram, .codeExchange,
+            // Down, slow, 5xx or 429: the code may still be good; logged as an outage, not as a refused code.
+            throw CredentialRefusal(.telegram, .providerUnavailable,
                                     AuthError(.invalidIdpResponse, "Telegram's token endpoint could not be reached; try again"))
         }
         return try await idTokens.verify(idToken, rawNonce: binding.rawNonce, expectedAudience: bot.id)

@@ -24,8 +24,9 @@ struct TelegramTokenVerifier: Sendable {
     }
 
     /// Verifies `idToken`, consumes its nonce and maps it to the Telegram user it names (the numeric `id` claim;
-    /// the opaque `sub` stays in `rawUserInfo`). A `phone_number` is kept normalised to E.164 in `rawUserInfo`
-    /// and nowhere else: it never links accounts.
+    /// the opaque `sub` stays in `rawUserInfo`, which the gateway stores with the identity and keeps across later
+    /// Login Widget and Mini App sign-ins). A `phone_number` is normalised to E.164 and kept with the identity
+    /// (its `phoneNumber`, and `rawUserInfo`): never the account's phone number, it never links accounts.
     func verify(_ idToken: String, rawNonce: String?, expectedAudience: String? = nil) async throws -> VerifiedIdentity {
         let token = try await identityTokens.verify(idToken, rawNonce: rawNonce)
         if let expectedAudience, token.audience != expectedAudience {
@@ -37,8 +38,11 @@ struct TelegramTokenVerifier: Sendable {
         }
         var info = token.claims
         // A number that is not E.164 once normalised is dropped, never stored as it came.
-        info["phone_number"] = token.claims["phone_number"]?.stringValue.flatMap(PhoneNumber.e164).map(JSONValue.string)
-        return profile.identity(rawUserInfo: JSONSerializer.string(.object(info)), echoed: ["oauthIdToken": idToken])
+        let phone = token.claims["phone_number"]?.stringValue.flatMap(PhoneNumber.e164)
+        info["phone_number"] = phone.map(JSONValue.string)
+        var identity = profile.identity(rawUserInfo: JSONSerializer.string(.object(info)), echoed: ["oauthIdToken": idToken])
+        identity.phoneNumber = phone
+        return identity
     }
 }
 
