@@ -96,6 +96,6 @@ enum IdpResponse {
     /// `https://accounts.google.com/<sub>`; every other provider as the bare subject. Only this field: the stored
     /// identity, `rawId` and `providerUserInfo[].federatedId` stay the bare subject, as Firebase keeps them.
     static func federatedId(_ identity: VerifiedIdentity) -> String {
-        identity.providerId.rawValue == "google.com" ? "https://accounts.google.com/" + identity.subject : identity.subject
+        FederatedIdURL.render(providerId: identity.providerId.rawValue, subject: identity.subject)
     }
 }

@@ -112,7 +112,7 @@ struct ImportedAccount: Sendable {
             guard let given = try info.string("rawId") ?? info.string("federatedId"), !providerId.isEmpty, !given.isEmpty else {
                 throw Refusal("federatedId or (providerId & rawId) is required")
             }
-            let rawId = providerId == ProviderID.google.rawValue ? Self.googleSubject(given) : given
+            let rawId = FederatedIdURL.subject(providerId: providerId, id: given)
             guard !rawId.isEmpty else { throw Refusal("federatedId \(given) names no Google account") }
             guard providerId.count <= ProfileLimits.federatedKey, rawId.count <= ProfileLimits.federatedKey else {
                 throw Refusal("providerId or rawId is longer than \(ProfileLimits.federatedKey) characters")
@@ -127,17 +127,6 @@ struct ImportedAccount: Sendable {
                 screenName: try info.string("screenName"), phoneNumber: try info.string("phoneNumber"), linkedAt: linkedAt))
         }
         return identities
-    }
-
-    /// A Google account's id as sign-ins find it: the bare `sub`. Firebase's `federatedId` for Google is the URL
-    /// `https://accounts.google.com/<sub>` (an export without `rawId` carries only that), which stored as it came
-    /// would never match a sign-in.
-    static func googleSubject(_ id: String) -> String {
-        for prefix in ["https://accounts.google.com/", "http://accounts.google.com/", "accounts.google.com/"]
-        where id.hasPrefix(prefix) {
-            return String(id.dropFirst(prefix.count))
-        }
-        return id
     }
 
     /// Milliseconds, as a number or a string of digits; 0 and below mean "not given" (firebase-admin refuses them).
