@@ -11,6 +11,8 @@ let package = Package(
     name: "Gatehouse",
     products: [
         .executable(name: "gateway", targets: ["GatewayServer"]),
+        // The Swift client for apps (iOS, macOS, Linux): FirebaseAuth's shape over HTTPS, Foundation only.
+        .library(name: "GatehouseAuth", targets: ["GatehouseAuth"]),
     ],
     targets: [
         // C libraries from Debian, one module map each.
@@ -70,6 +72,9 @@ let package = Package(
                            "ProviderOIDC", "ProviderGitHub", "ProviderPhone"],
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
+
+        // The client library: no dependency on any other module here, so it builds for Apple platforms too.
+        .target(name: "GatehouseAuth", swiftSettings: strict),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WireFormatsTests", dependencies: ["WireFormats", "TestSupport"]),
