@@ -5,14 +5,14 @@ extension Auth {
     @discardableResult
     public func signInAnonymously() async throws -> AuthDataResult {
         let response = try await backend.post(.signUp, ["returnSecureToken": true])
-        return try await finishSignIn(response, providerID: nil)
+        return try await finishSignIn(response, providerID: nil, createdAccount: true)
     }
 
     /// A new email and password account.
     @discardableResult
     public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {
         let response = try await backend.post(.signUp, ["email": email, "password": password, "returnSecureToken": true])
-        return try await finishSignIn(response, providerID: EmailAuthProvider.id)
+        return try await finishSignIn(response, providerID: EmailAuthProvider.id, createdAccount: true)
     }
 
     @discardableResult
@@ -38,10 +38,10 @@ extension Auth {
 
     /// Turns a sign-in answer into the current user: reads the account (`accounts:lookup`) so `providerData` and
     /// `metadata` are complete, stores the session, and tells the listeners.
-    func finishSignIn(_ response: GatewayResponse, providerID: String?) async throws -> AuthDataResult {
+    func finishSignIn(_ response: GatewayResponse, providerID: String?, createdAccount: Bool = false) async throws -> AuthDataResult {
         let user = try await makeUser(from: response)
         try adopt(user)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(response, providerID: providerID),
+        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(response, providerID: providerID, createdAccount: createdAccount),
                               credential: Self.providerCredential(in: response, providerID: providerID))
     }
 
@@ -50,30 +50,9 @@ extension Auth {
         guard let tokens = TokenPair(signIn: response, receivedAt: configuration.clock()) else {
             throw AuthError(.internalError, "The gateway's answer carries no session (idToken, refreshToken).")
         }
-        try checkAudience(of: tokens.idToken)
-        let profile = try await lookup(idToken: tokens.idToken)
+        try configuration.checkAudience(of: tokens.idToken)
+        let profile = try await backend.lookup(idToken: tokens.idToken)
         return User(auth: self, tokens: tokens, profile: profile)
-    }
-
-    /// `accounts:lookup` for the user of `idToken`.
-    func lookup(idToken: String) async throws -> UserProfile {
-        let response = try await backend.post(.lookup, ["idToken": idToken])
-        guard let first = response.objects("users").first, let profile = UserProfile(lookup: first) else {
-            throw AuthError(.userNotFound, "The gateway's lookup answer has no user.")
-        }
-        return profile
-    }
-
-    /// A token minted for another project means this configuration points at the wrong gateway or project.
-    func checkAudience(of idToken: String) throws {
-        guard let claims = JWTClaims.decode(idToken) else {
-            throw AuthError(.internalError, "The gateway's ID token is not a JWT.")
-        }
-        let audience = claims["aud"] as? String
-        guard audience == configuration.projectID else {
-            throw AuthError(.invalidConfiguration, "The gateway issued a token for project \(audience ?? "(none)"), "
-                + "not for \(configuration.projectID): check projectID.")
-        }
     }
 
     /// The provider's own tokens echoed by `signInWithIdp` (`oauthIdToken`, `oauthAccessToken`).

@@ -53,6 +53,18 @@ public struct AuthConfiguration: Sendable {
         }
     }
 
+    /// A token minted for another project means this configuration points at the wrong gateway or project.
+    func checkAudience(of idToken: String) throws {
+        guard let claims = JWTClaims.decode(idToken) else {
+            throw AuthError(.internalError, "The gateway's ID token is not a JWT.")
+        }
+        let audience = claims["aud"] as? String
+        guard audience == projectID else {
+            throw AuthError(.invalidConfiguration, "The gateway issued a token for project \(audience ?? "(none)"), "
+                + "not for \(projectID): check projectID.")
+        }
+    }
+
     /// The session store key of this configuration's signed-in user.
     var sessionKey: String { "gatehouse-auth.\(projectID).\(appName)" }
 }

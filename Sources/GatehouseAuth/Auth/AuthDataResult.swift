@@ -19,9 +19,10 @@ public struct AdditionalUserInfo: @unchecked Sendable {
     /// The provider's profile (`rawUserInfo`) as JSON values.
     public let profile: [String: Any]?
 
-    init(_ response: GatewayResponse, providerID: String?) {
+    /// `createdAccount`: the answer is `accounts:signUp`'s, which always makes a new account and does not say so.
+    init(_ response: GatewayResponse, providerID: String?, createdAccount: Bool = false) {
         self.providerID = response.string("providerId") ?? providerID
-        isNewUser = response.bool("isNewUser")
+        isNewUser = createdAccount || response.bool("isNewUser")
         username = response.string("screenName")
         profile = response.string("rawUserInfo").flatMap { JSONObjectText.parse($0) }
     }

@@ -15,6 +15,7 @@ public struct PhoneAuthProvider: Sendable {
     /// Asks the gateway to send a code to `phoneNumber` (E.164, `+15555550100`) and returns the verification id
     /// to keep until the user types the code.
     public func verifyPhoneNumber(_ phoneNumber: String) async throws -> String {
+        guard !phoneNumber.isEmpty else { throw AuthError(.missingPhoneNumber, "The phone number is empty.") }
         let response = try await auth.backend.post(.sendVerificationCode, ["phoneNumber": phoneNumber])
         guard let sessionInfo = response.string("sessionInfo") else {
             throw AuthError(.internalError, "The gateway's sendVerificationCode answer has no sessionInfo.")

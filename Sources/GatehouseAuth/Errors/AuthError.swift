@@ -61,17 +61,20 @@ extension AuthError: CustomNSError, LocalizedError {
 }
 
 extension AuthErrorCode {
-    /// FirebaseAuth's short name: `credentialAlreadyInUse` → `ERROR_CREDENTIAL_ALREADY_IN_USE`.
+    /// FirebaseAuth's short name: `credentialAlreadyInUse` → `ERROR_CREDENTIAL_ALREADY_IN_USE`,
+    /// `invalidAPIKey` → `ERROR_INVALID_API_KEY`.
     var errorName: String {
-        var name = "ERROR"
-        var word = ""
-        for character in String(describing: self) {
-            if character.isUppercase, !word.isEmpty, !(word.last?.isUppercase ?? false) {
-                name += "_" + word.uppercased()
-                word = ""
+        let characters = Array(String(describing: self))
+        var name = "ERROR_"
+        for (index, character) in characters.enumerated() {
+            let previous = index > 0 ? characters[index - 1] : nil
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            if character.isUppercase, let previous,
+               !previous.isUppercase || (next?.isLowercase ?? false) {
+                name.append("_")
             }
-            word.append(character)
+            name += character.uppercased()
         }
-        return name + "_" + word.uppercased()
+        return name
     }
 }

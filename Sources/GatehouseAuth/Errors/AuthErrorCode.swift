@@ -35,7 +35,6 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case missingVerificationID = 17045
     case invalidVerificationID = 17046
     case sessionExpired = 17051
-    case invalidProviderID = 17071
     case adminRestrictedOperation = 17085
     case missingOrInvalidNonce = 17094
     case keychainError = 17995

@@ -12,7 +12,6 @@ enum GatewayErrorTable {
         "EMAIL_NOT_FOUND": .userNotFound,
         "USER_NOT_FOUND": .userNotFound,
         "INVALID_PASSWORD": .wrongPassword,
-        "MISSING_PASSWORD": .wrongPassword,
         "INVALID_LOGIN_CREDENTIALS": .invalidCredential,
         "INVALID_EMAIL": .invalidEmail,
         "MISSING_EMAIL": .missingEmail,
@@ -34,7 +33,6 @@ enum GatewayErrorTable {
         "FEDERATED_USER_ID_ALREADY_LINKED": .credentialAlreadyInUse,
         "NEED_CONFIRMATION": .accountExistsWithDifferentCredential,
         "PROVIDER_ALREADY_LINKED": .providerAlreadyLinked,
-        "INVALID_PROVIDER_ID": .invalidProviderID,
         // Action codes (email links)
         "EXPIRED_OOB_CODE": .expiredActionCode,
         "INVALID_OOB_CODE": .invalidActionCode,
@@ -43,7 +41,6 @@ enum GatewayErrorTable {
         "INVALID_CONTINUE_URI": .invalidContinueURI,
         // Phone numbers
         "INVALID_PHONE_NUMBER": .invalidPhoneNumber,
-        "MISSING_PHONE_NUMBER": .missingPhoneNumber,
         "INVALID_CODE": .invalidVerificationCode,
         "MISSING_CODE": .missingVerificationCode,
         "INVALID_SESSION_INFO": .invalidVerificationID,

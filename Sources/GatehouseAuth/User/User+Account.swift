@@ -3,10 +3,7 @@ import Foundation
 extension User {
     /// Reads the account again (after verifying the email from another device, for example).
     public func reload() async throws {
-        let profile = try await withIDToken { idToken in
-            guard let auth else { throw AuthError(.internalError, "The user's Auth no longer exists.") }
-            return try await auth.lookup(idToken: idToken)
-        }
+        let profile = try await withIDToken { idToken in try await backend.lookup(idToken: idToken) }
         adopt(profile)
     }
 

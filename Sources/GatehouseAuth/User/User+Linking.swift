@@ -59,9 +59,8 @@ extension User {
             throw AuthError(.userMismatch, "The gateway answered for another user.")
         }
         let tokens = TokenPair(signIn: response, receivedAt: configuration.clock())
-        if let tokens { try auth?.checkAudience(of: tokens.idToken) }
-        let idToken = tokens?.idToken ?? tokenPair.idToken
-        let profile = try await (auth?.lookup(idToken: idToken) ?? profile)
+        if let tokens { try configuration.checkAudience(of: tokens.idToken) }
+        let profile = try await backend.lookup(idToken: tokens?.idToken ?? tokenPair.idToken)
         if let tokens { adopt(tokens, profile: profile) } else { adopt(profile) }
     }
 }

@@ -33,5 +33,8 @@ public final class UserProfileChangeRequest: @unchecked Sendable {
         if !deleted.isEmpty { fields["deleteAttribute"] = deleted }
         guard !fields.isEmpty else { return }
         try await user.change(fields)
+        // The gateway keeps the session on a profile change, so the ID token still carries the old name and picture
+        // until it is renewed: renew it now, as a backend reading `name` from it expects.
+        _ = try await user.getIDToken(forcingRefresh: true)
     }
 }
