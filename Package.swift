@@ -96,6 +96,9 @@ let package = Package(
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderFacebookTests", dependencies: ["ProviderFacebook", "Federation", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderTelegramTests", dependencies: ["ProviderTelegram", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "GatehouseAuthTests", dependencies: ["GatehouseAuth"]),
+        // Runs the client over HTTPS in its own process for GatehouseAuthTests (built by `swift build --build-tests`).
+        .executableTarget(name: "GatehouseAuthTLSProbe", dependencies: ["GatehouseAuth"], path: "Tests/GatehouseAuthTLSProbe"),
         .testTarget(name: "ProviderPhoneTests", dependencies: ["ProviderPhone", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
     ]
 )
