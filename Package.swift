@@ -9,6 +9,9 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Gatehouse",
+    // Only the client library (GatehouseAuth) builds for Apple platforms; these are its oldest (Swift concurrency).
+    // The gateway itself is Linux only.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .executable(name: "gateway", targets: ["GatewayServer"]),
         // The Swift client for apps (iOS, macOS, Linux): FirebaseAuth's shape over HTTPS, Foundation only.

@@ -8,8 +8,7 @@ enum GatewayErrorDecoder {
     static func error(status: Int, body: GatewayResponse?) -> AuthError {
         guard let envelope = body.flatMap({ $0.object["error"] as? [String: Any] }).map(GatewayResponse.init),
               let message = envelope.string("message") else {
-            return AuthError(status >= 500 ? .networkError : .internalError,
-                             "The gateway answered HTTP \(status) without Google's error envelope.", httpStatus: status)
+            return AuthError(.internalError, "The gateway answered HTTP \(status) without Google's error envelope.", httpStatus: status)
         }
         let (code, detail) = split(message)
         let reason = envelope.objects("errors").first?.string("reason")
