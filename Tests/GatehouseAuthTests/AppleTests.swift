@@ -83,8 +83,11 @@ extension ClientTests {
             try await user.reauthenticate(with: environment.appleCredential(sub: sub))
             let after = try await user.getIDTokenResult()
             #expect(after.token != before.token && after.authDate > before.authDate)
-            #expect(await authError { try await user.reauthenticate(with: environment.appleCredential(sub: Unique.subject("other"))) }?.code
-                == .userMismatch)
+            let nobody = Unique.subject("nobody")
+            #expect(await authError { try await user.reauthenticate(with: environment.appleCredential(sub: nobody)) }?.code == .userMismatch)
+            // Reauthentication never creates an account (`autoCreate: false`).
+            #expect(try await environment.api().user(provider: "apple.com", rawID: nobody) == nil)
+            #expect(try await environment.api().user(provider: "apple.com", rawID: sub)?["localId"] as? String == user.uid)
             let someoneElse = Unique.subject("someone")
             _ = try await environment.auth().signIn(with: environment.appleCredential(sub: someoneElse))
             #expect(await authError { try await user.reauthenticate(with: environment.appleCredential(sub: someoneElse)) }?.code

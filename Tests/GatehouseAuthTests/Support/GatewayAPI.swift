@@ -56,6 +56,14 @@ struct GatewayAPI: Sendable {
         return (answer.json["users"] as? [[String: Any]])?.first
     }
 
+    /// The account that has the identity `rawID` at `provider`, if any.
+    func user(provider: String, rawID: String) async throws -> [String: Any]? {
+        let body: [String: Any] = ["federatedUserId": [["providerId": provider, "rawId": rawID]]]
+        let answer = try await post(adminPrefix + "/accounts:lookup", body, bearer: GatewayProcess.adminToken, apiKey: nil)
+        guard answer.status == 200 else { throw TestSetupError("admin lookup failed: \(answer.status) \(answer.json)") }
+        return (answer.json["users"] as? [[String: Any]])?.first
+    }
+
     /// `accounts:lookup` with an ID token, as a backend or another client would send it.
     func lookup(idToken: String) async throws -> Answer {
         try await post("/identitytoolkit.googleapis.com/v1/accounts:lookup", ["idToken": idToken])
