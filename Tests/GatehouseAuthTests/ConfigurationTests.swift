@@ -31,7 +31,8 @@ extension ClientTests {
         @Test("configurations that cannot work are refused with their reason")
         func unusableConfigurations() async {
             #expect(await authError { _ = try Auth(configuration: configuration("https://auth.example.com", key: "")) }?.code == .invalidAPIKey)
-            #expect(await authError { _ = try Auth(configuration: configuration("https://auth.example.com", project: "")) }?.code == .invalidConfiguration)
+            #expect(await authError { _ = try Auth(configuration: configuration("https://auth.example.com", project: "")) }?.code
+                == .invalidConfiguration)
             #expect(await authError { _ = try Auth(configuration: configuration("ftp://auth.example.com")) }?.code == .invalidConfiguration)
             #expect(await authError { _ = try Auth(configuration: configuration("https:///no-host")) }?.code == .invalidConfiguration)
             #expect(await authError { _ = try Auth(configuration: configuration("https://auth.example.com/?key=1")) }?.code == .invalidConfiguration)

@@ -13,19 +13,14 @@ struct ErrorScenario: Sendable, CustomTestStringConvertible {
 
 /// Ages a one-time token (action code, phone session) in the gateway's database: codes live for hours, and a
 /// test cannot wait that long. The gateway itself then answers that it expired.
-func expireOneTimeToken(_ token: String, in gateway: GatewayProcess) throws {
+func expireOneTimeToken(_ token: String, in gateway: GatewayProcess) async throws {
     let hash = AuthNonce.sha256Hex(token)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = ["-cmd", ".timeout 5000", gateway.database.path,
-                         "UPDATE one_time_tokens SET expires_at = created_at WHERE token_hash = X'\(hash)'; SELECT changes();"]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    process.waitUntilExit()
-    let changed = String(data: output.fileHandleForReading.readDataToEndOfFile(), encoding: .utf8)?
-        .trimmingCharacters(in: .whitespacesAndNewlines)
-    guard process.terminationStatus == 0, changed == "1" else { throw TestSetupError("sqlite3 aged \(changed ?? "?") rows") }
+    let sql = "UPDATE one_time_tokens SET expires_at = created_at WHERE token_hash = X'\(hash)'; SELECT changes();"
+    let child = try ChildProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-cmd", ".timeout 5000", gateway.database.path, sql],
+                                 workDirectory: gateway.dataDirectory.deletingLastPathComponent(), name: "sqlite3-\(Unique.token(6))")
+    let status = try await child.wait(timeout: 60)
+    let changed = child.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard status == 0, changed == "1" else { throw TestSetupError("sqlite3 aged \(changed) rows: \(child.stderr)") }
 }
 
 /// A stored session with the given tokens, restored by a new `Auth` for `which`.
@@ -88,7 +83,9 @@ extension ErrorScenario {
         ErrorScenario(gatewayCode: "TOO_MANY_ATTEMPTS_TRY_LATER", expected: .tooManyRequests) { environment in
             let (auth, _, email) = try await environment.passwordUser(password: "right-pass-1")
             for _ in 0..<3 {
-                do { try await auth.signIn(withEmail: email, password: "wrong-pass-1") } catch let error as AuthError where error.code == .wrongPassword {}
+                do {
+                    try await auth.signIn(withEmail: email, password: "wrong-pass-1")
+                } catch let error as AuthError where error.code == .wrongPassword {}
             }
             try await auth.signIn(withEmail: email, password: "right-pass-1")
         },
@@ -146,7 +143,7 @@ extension ErrorScenario {
             let (auth, _, email) = try await environment.passwordUser(.short)
             try await auth.sendPasswordReset(withEmail: email)
             let code = try await environment.oobCode(to: email)
-            try expireOneTimeToken(code, in: environment.short)
+            try await expireOneTimeToken(code, in: environment.short)
             _ = try await auth.verifyPasswordResetCode(code)
         },
         ErrorScenario(gatewayCode: "INVALID_OOB_CODE", expected: .invalidActionCode) { environment in
@@ -196,7 +193,7 @@ extension ErrorScenario {
             let provider = PhoneAuthProvider.provider(auth: auth)
             let phone = Unique.phoneNumber()
             let id = try await provider.verifyPhoneNumber(phone.number)
-            try expireOneTimeToken(id, in: environment.short)
+            try await expireOneTimeToken(id, in: environment.short)
             try await auth.signIn(with: provider.credential(withVerificationID: id, verificationCode: phone.code))
         },
         ErrorScenario(gatewayCode: "INVALID_TEMPORARY_PROOF", expected: .invalidCredential) { environment in

@@ -32,7 +32,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// SIGTERM, then waits up to `timeout` seconds (SIGKILL after that); returns the exit status.
     @discardableResult
-    func stop(timeout: TimeInterval = 15) async -> Int32 {
+    func stop(timeout: TimeInterval = 30) async -> Int32 {
         if process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }

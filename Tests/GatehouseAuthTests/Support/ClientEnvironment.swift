@@ -86,8 +86,10 @@ final class ClientEnvironment: Sendable {
         numbers[String(format: "+1555555%04d", index)] = String(format: "%06d", 100_000 + index)
     }
 
+    /// One event loop and one password-hashing thread each: three gateways share the machine with every other test.
     private static func common(_ sections: [String: Any]) -> [String: Any] {
         [
+            "http": ["eventLoops": 1],
             "apiKeys": [GatewayAPI.apiKey],
             "trustedProxies": ["127.0.0.1"],
             "authorizedDomains": ["localhost", "app.example.com"],
@@ -99,6 +101,7 @@ final class ClientEnvironment: Sendable {
     private static func email(_ sections: [String: Any], _ extra: [String: Any] = [:]) -> [String: Any] {
         var email: [String: Any] = [
             "scrypt": ["n": 1024, "r": 8, "p": 1],
+            "kdfWorkers": 1,
             "smtp": sections["smtp"] ?? [:],
             "limits": ["signUpsPerIPPerHour": 0, "sendsPerIPPerHour": 0, "sendsPerEmailPerHour": 0, "failedPasswordsPerAccount": 3],
         ]

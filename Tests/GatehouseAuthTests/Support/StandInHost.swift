@@ -27,7 +27,13 @@ final class StandInHost: @unchecked Sendable {
         try TestPaths.require(TestPaths.python, "the test venv's Python (run scripts/bootstrap.sh)")
         child = try ChildProcess(TestPaths.python, ["-u", TestPaths.standInHost.path], workDirectory: workDirectory, name: "stand-ins",
                                  standardInput: input, standardOutput: output)
-        // The first answer (id 0) is written at once; the pipe holds it until the reader runs.
+        // The first answer (id 0) is written at once; the pipe holds it until the reader runs. A host that never gets
+        // ready is stopped after two minutes, which ends the wait with its stderr.
+        let watchdog = Task { [child] in
+            try await Task.sleep(for: .seconds(120))
+            await child.stop()
+        }
+        defer { watchdog.cancel() }
         let first = try await withCheckedThrowingContinuation { continuation in
             pending.withLock { $0[0] = continuation }
             Thread { [self] in readLoop() }.start()
