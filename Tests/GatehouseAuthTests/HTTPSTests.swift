@@ -7,7 +7,9 @@ import Testing
 /// What makes FoundationNetworking trust a CA on Linux: nothing per process or per session. It hands TLS to
 /// libcurl, which reads only the CA file compiled into it (Debian: /etc/ssl/certs/ca-certificates.crt); the
 /// `URLSessionCertificateAuthorityInfoFile` variable is read on Android only, and a URLSession delegate is never
-/// asked about server trust on Linux (both checked: the probe fails the handshake with either). So the test runs
+/// asked about server trust on Linux (both tried with a small URLSession program against `openssl s_server` and a
+/// throwaway CA: the handshake failed with "unable to get local issuer certificate" either way, and the delegate was
+/// never called; `SSL_CERT_FILE` and `CURL_CA_BUNDLE` changed nothing either). So the test runs
 /// the client in a child process (`GatehouseAuthTLSProbe`) inside its own mount namespace, where that file is the
 /// system's bundle plus the throwaway CA (`unshare --mount`, with `--user --map-root-user` when not root). The
 /// machine's trust store is never touched.
