@@ -18,7 +18,7 @@ func expireOneTimeToken(_ token: String, in gateway: GatewayProcess) async throw
     let sql = "UPDATE one_time_tokens SET expires_at = created_at WHERE token_hash = X'\(hash)'; SELECT changes();"
     let child = try ChildProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-cmd", ".timeout 5000", gateway.database.path, sql],
                                  workDirectory: gateway.dataDirectory.deletingLastPathComponent(), name: "sqlite3-\(Unique.token(6))")
-    let status = try await child.wait(timeout: 60)
+    let status = try await child.wait(timeout: 600)
     let changed = child.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     guard status == 0, changed == "1" else { throw TestSetupError("sqlite3 aged \(changed) rows: \(child.stderr)") }
 }

@@ -33,7 +33,7 @@ extension ClientTests {
                                      "sh", bundle.path, systemBundle, TestPaths.tlsProbe.path] + arguments
             }
             let child = try ChildProcess(executable, argv, workDirectory: work, name: "probe-\(Unique.token(6))")
-            let status = try await child.wait(timeout: 120)
+            let status = try await child.wait(timeout: 600)
             guard status == 0, let line = child.stdout.split(separator: "\n").last,
                   let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
                 throw TestSetupError("the probe exited with \(status):\n\(child.stderr)\n\(child.stdout)")

@@ -32,14 +32,16 @@ extension ClientTests {
             let user = try await auth.signInAnonymously().user
             let first = try await user.getIDTokenResult()
             #expect(first.expirationDate.timeIntervalSince(first.issuedAtDate) == ClientEnvironment.shortTokenLifetime)
-            #expect(try await user.getIDToken() == first.token)
-            #expect(transport.refreshes == 0)
+            let refreshesBefore = transport.refreshes
 
+            // (That a token is reused while it is fresh is checked with an injected clock below: with 8-second tokens a
+            // loaded machine could make any "still fresh" check here fail.)
             try await Task.sleep(until: .now + .seconds(ClientEnvironment.shortTokenLifetime + 1.5), clock: .continuous)
             let refused = try await environment.api(.short).lookup(idToken: first.token)
             #expect(refused.status == 400 && refused.errorMessage.hasPrefix("TOKEN_EXPIRED"))
+            // The stored token has expired: reload must renew it first, or the gateway would refuse the lookup.
             try await user.reload()
-            #expect(transport.refreshes == 1)
+            #expect(transport.refreshes > refreshesBefore)
             let second = try await user.getIDTokenResult()
             #expect(second.token != first.token && second.expirationDate > Date())
             #expect(try await environment.api(.short).lookup(idToken: second.token).status == 200)
@@ -55,9 +57,10 @@ extension ClientTests {
             configuration.transport = transport
             let user = try await Auth(configuration: configuration).signInAnonymously().user
             let first = try await user.getIDToken()
-            offset.withLock { $0 = 3600 - 300 - 5 }
+            // Ten minutes before the margin: still fresh (the slack covers a slow machine between these lines).
+            offset.withLock { $0 = 3600 - 300 - 600 }
             #expect(try await user.getIDToken() == first && transport.refreshes == 0)
-            offset.withLock { $0 = 3600 - 300 + 5 }
+            offset.withLock { $0 = 3600 - 300 + 1 }
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<16 { group.addTask { try await user.getIDToken() } }
                 return try await group.reduce(into: [String]()) { $0.append($1) }

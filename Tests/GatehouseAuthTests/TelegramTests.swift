@@ -18,7 +18,7 @@ extension ClientTests {
                 == .invalidCredential)
 
             let fields = Dictionary(uniqueKeysWithValues: FormEncoding.decode(
-                try await environment.standIns.string("telegram_widget", ["user_id": telegramID])).map { ($0.0, $0.1) })
+                try await environment.standIns.string("telegram_widget", ["user_id": telegramID, "first_name": "Ada Two"])).map { ($0.0, $0.1) })
             #expect(try await auth.signIn(with: TelegramAuthProvider.credential(withLoginWidgetFields: fields)).user.uid == first.user.uid)
 
             let initData = try await environment.standIns.string("telegram_init_data", ["user_id": telegramID])

@@ -30,9 +30,10 @@ final class ChildProcess: @unchecked Sendable {
     var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
-    /// SIGTERM, then waits up to `timeout` seconds (SIGKILL after that); returns the exit status.
+    /// SIGTERM, then waits up to `timeout` seconds (SIGKILL after that); returns the exit status. The time is long
+    /// because this task may wait for a thread on a loaded machine; a process that exits sooner is seen sooner.
     @discardableResult
-    func stop(timeout: TimeInterval = 30) async -> Int32 {
+    func stop(timeout: TimeInterval = 120) async -> Int32 {
         if process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }

@@ -38,9 +38,9 @@ final class GatewayProcess: @unchecked Sendable {
 
     /// The port from the `listening` log line (`--port 0` lets the kernel choose, so no two tests race for one).
     private static func listeningPort(of child: ChildProcess) async throws -> Int {
-        // Generous deadlines: under `swift test` every suite runs at once, and on a loaded machine this task may wait
-        // long for a thread even though the gateway is long up.
-        let deadline = Date().addingTimeInterval(120)
+        // Generous deadlines: under `swift test` every suite of the package runs at once, and on a loaded machine this
+        // task has waited over two minutes for a thread while the gateway was long up. They only catch hangs.
+        let deadline = Date().addingTimeInterval(600)
         while Date() < deadline {
             for line in child.stdout.split(separator: "\n") where line.contains("\"msg\":\"listening\"") {
                 if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
@@ -54,11 +54,11 @@ final class GatewayProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         await child.stop()
-        throw TestSetupError("the gateway did not log `listening` within 120 s:\n\(child.stderr)\n\(child.stdout)")
+        throw TestSetupError("the gateway did not log `listening` within 600 s:\n\(child.stderr)\n\(child.stdout)")
     }
 
     private func waitUntilReady() async throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(600)
         while Date() < deadline {
             if let (_, response) = try? await URLSessionTransport().send(URLRequest(url: url.appendingPathComponent("readyz"))),
                response.statusCode == 200 {
@@ -67,7 +67,7 @@ final class GatewayProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         await child.stop()
-        throw TestSetupError("\(name): /readyz did not answer 200 within 60 s")
+        throw TestSetupError("\(name): /readyz did not answer 200 within 600 s")
     }
 
     /// SIGTERM; the exit status (0 after a clean drain).

@@ -28,9 +28,9 @@ final class StandInHost: @unchecked Sendable {
         child = try ChildProcess(TestPaths.python, ["-u", TestPaths.standInHost.path], workDirectory: workDirectory, name: "stand-ins",
                                  standardInput: input, standardOutput: output)
         // The first answer (id 0) is written at once; the pipe holds it until the reader runs. A host that never gets
-        // ready is stopped after two minutes, which ends the wait with its stderr.
+        // ready is stopped after ten minutes, which ends the wait with its stderr.
         let watchdog = Task { [child] in
-            try await Task.sleep(for: .seconds(120))
+            try await Task.sleep(for: .seconds(600))
             await child.stop()
         }
         defer { watchdog.cancel() }
@@ -63,7 +63,7 @@ final class StandInHost: @unchecked Sendable {
     /// Closes the host's stdin (it stops its stand-ins and nginx fronts) and waits for it to exit.
     func stop() async {
         try? input.fileHandleForWriting.close()
-        if (try? await child.wait(timeout: 20)) == nil { await child.stop() }
+        if (try? await child.wait(timeout: 120)) == nil { await child.stop() }
     }
 
     var log: String { child.stderr }

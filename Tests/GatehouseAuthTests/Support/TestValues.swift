@@ -55,7 +55,7 @@ extension ClientEnvironment {
 
     /// The text and action link of the `count`-th mail the gateway sent to `address`.
     func mail(to address: String, count: Int = 1) async throws -> (text: String, link: String) {
-        let mail = try await standIns.call("mail", ["address": address, "count": count]).object
+        let mail = try await standIns.call("mail", ["address": address, "count": count, "timeout": 120]).object
         return (mail["text"] as? String ?? "", mail["link"] as? String ?? "")
     }
 
