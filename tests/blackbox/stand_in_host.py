@@ -48,6 +48,8 @@ class Host:
         self.smtp = SmtpSink(free_loopback_port()).start()
         self.fronts: dict[int, object] = {}
         self.watched: list[int] = []
+        self.threads: list[threading.Thread] = []
+        self.closing = False
         self.lock = threading.Lock()
         self.output = threading.Lock()
 
@@ -115,7 +117,12 @@ class Host:
         work = Path(tempfile.mkdtemp(prefix="nginx-", dir=self.work))
         front = start_nginx(SimpleNamespace(port=int(port)), work)
         with self.lock:
-            self.fronts[front.tls_port] = front
+            closing = self.closing
+            if not closing:
+                self.fronts[front.tls_port] = front
+        if closing:  # the host is shutting down: this front would outlive it
+            front.stop()
+            raise RuntimeError("the host is shutting down")
         return {"tlsPort": front.tls_port, "caFile": str(front.ca_file)}
 
     def nginx_stop(self, tls_port):
@@ -164,9 +171,19 @@ class Host:
         self.answer({"id": 0, "ok": True, "result": self.ready()})
         for line in sys.stdin:
             if line.strip():
-                threading.Thread(target=self.handle, args=(json.loads(line),), daemon=True).start()
+                thread = threading.Thread(target=self.handle, args=(json.loads(line),), daemon=True)
+                with self.lock:
+                    self.threads.append(thread)
+                thread.start()
 
     def shutdown(self) -> None:
+        # Commands still running (an nginx being started) finish first, so nothing they start is left behind.
+        with self.lock:
+            self.closing = True
+            threads = list(self.threads)
+        deadline = time.monotonic() + 60
+        for thread in threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
         with self.lock:
             fronts, self.fronts = list(self.fronts.values()), {}
             watched, self.watched = list(self.watched), []

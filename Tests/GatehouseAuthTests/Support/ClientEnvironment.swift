@@ -59,10 +59,8 @@ final class ClientEnvironment: Sendable {
     }
 
     private static func start(_ name: String, config: [String: Any], standIns: StandInHost, work: URL) async throws -> GatewayProcess {
-        let gateway = try await GatewayProcess(name: name, projectID: projectID, config: config, environment: standIns.environment,
-                                               workDirectory: work)
-        _ = try await standIns.call("watch", ["pid": Int(gateway.child.pid)])
-        return gateway
+        try await GatewayProcess(name: name, projectID: projectID, config: config, environment: standIns.environment,
+                                 workDirectory: work, watcher: standIns)
     }
 
     /// Stops the gateways (each must exit 0 after draining) and the stand-ins; returns the problems.

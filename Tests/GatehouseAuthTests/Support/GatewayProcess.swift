@@ -17,8 +17,10 @@ final class GatewayProcess: @unchecked Sendable {
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var database: URL { dataDirectory.appendingPathComponent("gatehouse.sqlite") }
 
-    /// Starts the gateway with `config` (the admin token is added) and waits until `/readyz` answers 200.
-    init(name: String, projectID: String, config: [String: Any], environment: [String: String], workDirectory: URL) async throws {
+    /// Starts the gateway with `config` (the admin token is added) and waits until `/readyz` answers 200. The stand-in
+    /// host is told its pid at once, so that it stops the gateway if this test process dies, even while it starts.
+    init(name: String, projectID: String, config: [String: Any], environment: [String: String], workDirectory: URL,
+         watcher: StandInHost) async throws {
         try TestPaths.require(TestPaths.gateway, "the gateway binary (swift build --product gateway, or set GATEHOUSE_BIN)")
         self.name = name
         self.projectID = projectID
@@ -32,6 +34,12 @@ final class GatewayProcess: @unchecked Sendable {
         child = try ChildProcess(TestPaths.gateway, ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path,
                                                      "--project-id", projectID, "--config", configFile.path],
                                  environment: environment, workDirectory: directory, name: "gateway")
+        do {
+            _ = try await watcher.call("watch", ["pid": Int(child.pid)])
+        } catch {
+            await child.stop()
+            throw error
+        }
         port = try await Self.listeningPort(of: child)
         try await waitUntilReady()
     }
