@@ -10,8 +10,13 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Gatehouse",
+    // Only the client library (GatehouseAuth) builds for Apple platforms; these are its oldest (Swift concurrency).
+    // The gateway itself is Linux only.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .executable(name: "gateway", targets: ["GatewayServer"]),
+        // The Swift client for apps (iOS, macOS, Linux): FirebaseAuth's shape over HTTPS, Foundation only.
+        .library(name: "GatehouseAuth", targets: ["GatehouseAuth"]),
     ],
     targets: [
         // C libraries from Debian, one module map each.
@@ -72,6 +77,9 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Crypto", "Outbound", "WireFormats"], swiftSettings: strict),
 
+        // The client library: no dependency on any other module here, so it builds for Apple platforms too.
+        .target(name: "GatehouseAuth", swiftSettings: strict),
+
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WireFormatsTests", dependencies: ["WireFormats", "TestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "WireFormats"]),
@@ -92,6 +100,9 @@ let package = Package(
         .testTarget(name: "ProviderEmailTests", dependencies: ["ProviderEmail", "AuthCore", "Crypto", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderFacebookTests", dependencies: ["ProviderFacebook", "Federation", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
         .testTarget(name: "ProviderTelegramTests", dependencies: ["ProviderTelegram", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
+        .testTarget(name: "GatehouseAuthTests", dependencies: ["GatehouseAuth"]),
+        // Runs the client over HTTPS in its own process for GatehouseAuthTests (built by `swift build --build-tests`).
+        .executableTarget(name: "GatehouseAuthTLSProbe", dependencies: ["GatehouseAuth"], path: "Tests/GatehouseAuthTLSProbe"),
         .testTarget(name: "ProviderPhoneTests", dependencies: ["ProviderPhone", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
     ]
 )

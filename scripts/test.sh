@@ -43,6 +43,11 @@ build_without_warnings() {
     echo "test: the build above has compiler warnings in Sources/ or Tests/" >&2
     return 1
   fi
+  # GatehouseAuthTests start these two processes during `swift test --skip-build`.
+  local binary
+  for binary in .build/debug/gateway .build/debug/GatehouseAuthTLSProbe; do
+    [[ -x "$binary" ]] || { echo "test: the build made no $binary (the Swift client tests run it)" >&2; return 1; }
+  done
 }
 
 blackbox() {

@@ -1,0 +1,40 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends one HTTP request. The default is `URLSessionTransport`; an app supplies its own to use a configured
+/// `URLSession` (a delegate that pins the gateway's certificate, a proxy, metrics).
+public protocol AuthHTTPTransport: Sendable {
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}
+
+/// `URLSession` (FoundationNetworking on Linux, where TLS is libcurl's and trusts the system's CA store).
+public struct URLSessionTransport: AuthHTTPTransport {
+    public let session: URLSession
+
+    public init(session: URLSession = .shared) {
+        self.session = session
+    }
+
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let box = Locked<URLSessionDataTask?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response = response as? HTTPURLResponse {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                box.withLock { $0 = task }
+                task.resume()
+            }
+        } onCancel: {
+            box.withLock { $0?.cancel() }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// What a provider knows about a user (FirebaseAuth's `UserInfo`): one entry of `User.providerData`.
+public struct ProviderUserInfo: Sendable, Codable, Equatable {
+    public let providerID: String
+    /// The user's id at the provider (Apple's `sub`, the Telegram user id, the email for `password`).
+    public let uid: String
+    public let displayName: String?
+    public let email: String?
+    public let phoneNumber: String?
+    public let photoURL: URL?
+}
+
+/// When the account was created and last signed in (FirebaseAuth's `UserMetadata`).
+public struct UserMetadata: Sendable, Codable, Equatable {
+    public let creationDate: Date?
+    public let lastSignInDate: Date?
+}
+
+/// The account as `accounts:lookup` describes it; what `User`'s profile properties read.
+struct UserProfile: Sendable, Codable, Equatable {
+    var uid: String
+    var email: String?
+    var displayName: String?
+    var photoURL: URL?
+    var phoneNumber: String?
+    var isEmailVerified: Bool
+    var providerData: [ProviderUserInfo]
+    var metadata: UserMetadata
+
+    /// Before the first lookup: only the uid (and whatever the sign-in answer said).
+    init(uid: String, email: String? = nil, displayName: String? = nil) {
+        self.uid = uid
+        self.email = email
+        self.displayName = displayName
+        isEmailVerified = false
+        providerData = []
+        metadata = UserMetadata(creationDate: nil, lastSignInDate: nil)
+    }
+
+    /// From `users[0]` of an `accounts:lookup` answer.
+    init?(lookup user: GatewayResponse) {
+        guard let uid = user.string("localId") else { return nil }
+        self.uid = uid
+        email = user.string("email")
+        displayName = user.string("displayName")
+        photoURL = user.string("photoUrl").flatMap(URL.init(string:))
+        phoneNumber = user.string("phoneNumber")
+        isEmailVerified = user.bool("emailVerified")
+        providerData = user.objects("providerUserInfo").compactMap { entry in
+            guard let providerID = entry.string("providerId"), let rawID = entry.string("rawId") else { return nil }
+            return ProviderUserInfo(providerID: providerID, uid: rawID, displayName: entry.string("displayName"),
+                                    email: entry.string("email"), phoneNumber: entry.string("phoneNumber"),
+                                    photoURL: entry.string("photoUrl").flatMap(URL.init(string:)))
+        }
+        func milliseconds(_ key: String) -> Date? { user.int64(key).map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+        metadata = UserMetadata(creationDate: milliseconds("createdAt"), lastSignInDate: milliseconds("lastLoginAt"))
+    }
+
+    /// Anonymous: no email, no phone number and no linked provider.
+    var isAnonymous: Bool { email == nil && phoneNumber == nil && providerData.isEmpty }
+}
