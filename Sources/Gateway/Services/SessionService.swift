@@ -94,8 +94,10 @@ struct SessionService: Sendable {
         let hash = RefreshTokens.hash(refreshToken)
         let now = time.nowMilliseconds
         let (record, user, identities) = try await store.write { tx in
-            let (record, approved) = try RefreshDecision.check(record: try tx.refreshToken(hash: hash),
-                                                                user: try tx.user(localId: localId))
+            // The user first: where writers run concurrently that read waits for a change of the user in
+            // progress (PostgreSQL locks the row), so the token's row, read next, is gone if that change revoked it.
+            let current = try tx.user(localId: localId)
+            let (record, approved) = try RefreshDecision.check(record: try tx.refreshToken(hash: hash), user: current)
             var user = approved
             user.lastRefreshAt = now
             try tx.updateUser(user)
