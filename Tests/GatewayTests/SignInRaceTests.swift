@@ -59,7 +59,7 @@ struct SignInRaceTests {
 
     /// What an admin changes while the sign-in is in flight.
     enum Change: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case password, disable, revoke, email, delete, unlink, profile
+        case password, disable, revoke, email, delete, unlink, link, profile
         var testDescription: String { rawValue }
 
         func make(_ gw: TestGateway, _ localId: String) async {
@@ -73,6 +73,8 @@ struct SignInRaceTests {
             case .email: await gw.admin("update", ["localId": id, "email": "moved@example.com"])
             case .delete: await gw.admin("delete", ["localId": id])
             case .unlink: await gw.admin("update", ["localId": id, "deleteProvider": ["test.example"]])
+            case .link: await gw.admin("update", ["localId": id, "linkProviderUserInfo": ["providerId": "other.example",
+                                                                                         "rawId": "other-ada"]])
             case .profile: await gw.admin("update", ["localId": id, "displayName": "Someone Else"])
             }
             #expect(reply.status == 200, "\(self): \(reply.json)")
@@ -127,11 +129,13 @@ struct SignInRaceTests {
 
     static let federatedAnswers: [Change: String?] = [
         .password: "TOKEN_EXPIRED", .disable: "USER_DISABLED", .revoke: "TOKEN_EXPIRED", .unlink: "TOKEN_EXPIRED",
-        .delete: "USER_NOT_FOUND", .profile: nil,
+        .delete: "USER_NOT_FOUND", .link: nil, .profile: nil,
+        // The account had no email: taken after the admin gave it one, this sign-in succeeds all the same.
+        .email: nil,
     ]
 
     @Test("federated sign-in: the change lands after the linking transaction",
-          arguments: [Change.password, .disable, .revoke, .unlink, .delete, .profile])
+          arguments: [Change.password, .disable, .revoke, .unlink, .delete, .link, .email, .profile])
     func federatedSignIn(change: Change) async throws {
         let store = ChangeBetweenStore(InMemoryUserStore())
         let gw = try await TestGateway.make(store: store)

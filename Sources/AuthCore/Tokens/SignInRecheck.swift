@@ -9,7 +9,7 @@
 /// refusal is tested without a store.
 public enum SignInRecheck {
     /// The answers that depend on the kind of sign-in; a disabled account is always `USER_DISABLED`, and any
-    /// other change (`validSince`, the email, the identities) is `TOKEN_EXPIRED`: sign in again.
+    /// other change (`validSince`, the email, an identity gone) is `TOKEN_EXPIRED`: sign in again.
     public struct Refusals: Sendable {
         /// The account is gone.
         public var deleted: AuthError
@@ -30,6 +30,9 @@ public enum SignInRecheck {
     ///   - current: the user as read in the transaction that stores the session; nil once deleted.
     ///   - checked: the user the sign-in was checked against (or, after a linking transaction, the user it wrote).
     ///   - currentIdentities, checkedIdentities: the user's identities, when the sign-in relied on them.
+    ///
+    /// What others may add meanwhile does not matter (another identity linked by a concurrent sign-in, an email
+    /// filled in where there was none): taken after that change, the sign-in would have succeeded all the same.
     public static func check(_ current: UserRecord?, since checked: UserRecord,
                              currentIdentities: [ProviderIdentity]? = nil, checkedIdentities: [ProviderIdentity]? = nil,
                              _ refusals: Refusals) throws(AuthError) {
@@ -38,9 +41,11 @@ public enum SignInRecheck {
         guard current.password == checked.password else { throw refusals.passwordChanged }
         // `validSince` is in whole seconds, so a revocation in the same second as the one before leaves it as it
         // was; the changes that revoke also change what is compared next (the email, the identities of a takeover).
-        guard current.validSince == checked.validSince, current.email == checked.email else { throw .tokenExpired }
+        guard current.validSince == checked.validSince, checked.email == nil || current.email == checked.email else {
+            throw .tokenExpired
+        }
         if let currentIdentities, let checkedIdentities,
-           Set(currentIdentities.map(Key.init)) != Set(checkedIdentities.map(Key.init)) {
+           !Set(checkedIdentities.map(Key.init)).isSubset(of: currentIdentities.map(Key.init)) {
             throw .tokenExpired
         }
     }
