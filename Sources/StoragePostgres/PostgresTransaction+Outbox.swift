@@ -50,22 +50,21 @@ extension PostgresTransaction {
         return try run("DELETE FROM outbox WHERE id = $1", [.init(id)]).changedRows > 0
     }
 
-    // MARK: Settings
+    // MARK: Settings (in a write transaction, read and written under the setting's lock)
 
     func setting(_ key: String) throws -> String? {
-        try run("SELECT value FROM settings WHERE key = $1", [.init(key)]).rows { row throws(StoreError) in
-            try row.text(0)
-        }.first
+        try run("SELECT value FROM settings WHERE key = $1", [.init(key)], after: Self.lockSetting, [.init(key)])
+            .rows { row throws(StoreError) in try row.text(0) }.first
     }
 
     func setSetting(_ key: String, value: String?) throws {
         try requireWritable()
         guard let value else {
-            try run("DELETE FROM settings WHERE key = $1", [.init(key)])
+            try run("DELETE FROM settings WHERE key = $1", [.init(key)], after: Self.lockSetting, [.init(key)])
             return
         }
         try run(
             "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [.init(key), .init(value)])
+            [.init(key), .init(value)], after: Self.lockSetting, [.init(key)])
     }
 }

@@ -26,10 +26,11 @@ extension PostgresTransaction {
         ).changedRows
     }
 
-    // MARK: Signing keys
+    // MARK: Signing keys (in a write transaction, read and written under one lock)
 
     func signingKeys() throws -> [SigningKeyRecord] {
-        try run("SELECT \(TokenRows.keyColumns) FROM signing_keys ORDER BY created_at, kid").rows(TokenRows.signingKey)
+        try run("SELECT \(TokenRows.keyColumns) FROM signing_keys ORDER BY created_at, kid", [], after: Self.lockSigningKeys, [])
+            .rows(TokenRows.signingKey)
     }
 
     /// `ON CONFLICT DO NOTHING`: the table has no other constraint, so "no row inserted" means a duplicate
@@ -38,7 +39,7 @@ extension PostgresTransaction {
         try requireWritable()
         let inserted = try run(
             "INSERT INTO signing_keys (\(TokenRows.keyColumns)) VALUES (\(Placeholders.list(8))) ON CONFLICT DO NOTHING",
-            TokenRows.values(key))
+            TokenRows.values(key), after: Self.lockSigningKeys, [])
         guard inserted.changedRows > 0 else { throw StoreError.uniqueViolation(.signingKey) }
     }
 
@@ -50,7 +51,7 @@ extension PostgresTransaction {
             UPDATE signing_keys SET algorithm = $1, sealed_private_key = $2, public_key_pem = $3, certificate_pem = $4,
             created_at = $5, activates_at = $6, unpublish_at = $7 WHERE kid = $8
             """,
-            Array(values.dropFirst()) + [values[0]]
+            Array(values.dropFirst()) + [values[0]], after: Self.lockSigningKeys, []
         ).changedRows
         guard changed > 0 else { throw StoreError.notFound }
     }

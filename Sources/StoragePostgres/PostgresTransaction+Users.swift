@@ -2,19 +2,26 @@ import AuthCore
 import Storage
 
 extension PostgresTransaction {
-    // MARK: Users
+    // MARK: Users (in a write transaction, reads lock the user: see `PostgresTransaction+Locks`)
 
     func user(localId: String) throws -> UserRecord? {
-        try run("SELECT \(UserRows.columns) FROM users WHERE local_id = $1", [.init(localId)]).rows(UserRows.decode).first
+        try lockedUser(run("SELECT \(UserRows.columns) FROM users WHERE local_id = $1\(userRowLock)", [.init(localId)]))
     }
 
     func user(email: String) throws -> UserRecord? {
-        try run("SELECT \(UserRows.columns) FROM users WHERE email = $1", [.init(email)]).rows(UserRows.decode).first
+        try lockedUser(run("SELECT \(UserRows.columns) FROM users WHERE email = $1\(userRowLock)", [.init(email)]))
     }
 
     func user(phoneNumber: String) throws -> UserRecord? {
-        try run("SELECT \(UserRows.columns) FROM users WHERE phone_number = $1", [.init(phoneNumber)])
-            .rows(UserRows.decode).first
+        try lockedUser(run("SELECT \(UserRows.columns) FROM users WHERE phone_number = $1\(userRowLock)",
+                           [.init(phoneNumber)]))
+    }
+
+    /// The user a `SELECT ... \(userRowLock)` found, noted as locked in a write transaction.
+    private func lockedUser(_ result: PGResult) throws(StoreError) -> UserRecord? {
+        guard let user = try result.rows(UserRows.decode).first else { return nil }
+        if isWritable { lockedUsers.insert(user.localId) }
+        return user
     }
 
     func insertUser(_ user: UserRecord) throws {
@@ -73,30 +80,45 @@ extension PostgresTransaction {
         ).rows { row throws(StoreError) in try row.text(0) }
     }
 
-    // MARK: Identities
+    // MARK: Identities (in a write transaction, read once their user is locked)
 
     func identities(localId: String) throws -> [ProviderIdentity] {
-        try run(
-            "SELECT \(IdentityRows.columns) FROM identities WHERE local_id = $1 ORDER BY linked_at, provider_id",
-            [.init(localId)]
-        ).rows(IdentityRows.decode)
+        let select = "SELECT \(IdentityRows.columns) FROM identities WHERE local_id = $1 ORDER BY linked_at, provider_id"
+        guard isWritable, !lockedUsers.contains(localId) else {
+            return try run(select, [.init(localId)]).rows(IdentityRows.decode)
+        }
+        let results = try run([(Self.lockUser, [.init(localId)]), (select, [.init(localId)])])
+        if results[0].rowCount > 0 { lockedUsers.insert(localId) }
+        return try results[1].rows(IdentityRows.decode)
     }
 
+    /// In a write transaction: locks the owner, then reads the identity again; should it have moved to another
+    /// user (or appeared) in between, the new owner is locked and it is read once more.
     func identity(providerId: String, federatedId: String) throws -> ProviderIdentity? {
-        try run(
-            "SELECT \(IdentityRows.columns) FROM identities WHERE provider_id = $1 AND federated_id = $2",
-            [.init(providerId), .init(federatedId)]
-        ).rows(IdentityRows.decode).first
+        let select = "SELECT \(IdentityRows.columns) FROM identities WHERE provider_id = $1 AND federated_id = $2"
+        let keys: [PGValue] = [.init(providerId), .init(federatedId)]
+        guard isWritable else { return try run(select, keys).rows(IdentityRows.decode).first }
+        var attempts = 0
+        while true {
+            attempts += 1
+            let results = try run([(Self.lockIdentityOwner, keys), (select, keys)])
+            let locked = try results[0].rows { row throws(StoreError) in try row.text(0) }.first
+            if let locked { lockedUsers.insert(locked) }
+            let identity = try results[1].rows(IdentityRows.decode).first
+            guard let identity, identity.localId != locked, attempts < 4 else { return identity }
+        }
     }
 
     func identities(email: String) throws -> [ProviderIdentity] {
-        try run(
-            """
+        let select = """
             SELECT \(IdentityRows.columns) FROM identities WHERE email_lower = $1
             ORDER BY linked_at, provider_id, federated_id
-            """,
-            [.init(email.lowercased())]
-        ).rows(IdentityRows.decode)
+            """
+        let email: [PGValue] = [.init(email.lowercased())]
+        guard isWritable else { return try run(select, email).rows(IdentityRows.decode) }
+        let results = try run([(Self.lockIdentityOwnersByEmail, email), (select, email)])
+        lockedUsers.formUnion(try results[0].rows { row throws(StoreError) in try row.text(0) })
+        return try results[1].rows(IdentityRows.decode)
     }
 
     func insertIdentity(_ identity: ProviderIdentity) throws {

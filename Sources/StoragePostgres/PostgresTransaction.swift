@@ -14,6 +14,7 @@ final class PostgresTransaction: StoreTransaction {
 
         var begin: String {
             switch self {
+            // READ COMMITTED; read-modify-writes lock what they read (see `PostgresTransaction+Locks`).
             case .write: return "BEGIN"
             // One snapshot for the whole body; READ ONLY makes a stray write fail instead of commit.
             case .read: return "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
@@ -26,6 +27,8 @@ final class PostgresTransaction: StoreTransaction {
     private(set) var begun = false
     /// The failure that made this attempt unusable, if any.
     private(set) var voided: PostgresFailure?
+    /// Users whose row this write transaction has locked (see `PostgresTransaction+Locks`): held until it ends.
+    var lockedUsers: Set<String> = []
 
     init(connection: PGConnection, kind: Kind) {
         self.connection = connection
@@ -41,6 +44,21 @@ final class PostgresTransaction: StoreTransaction {
         if let failure = Self.firstFailure(outcomes) { throw void(failure) }
         guard case .done(let result) = outcomes.last else { throw void(.lost("no result")) }
         return result
+    }
+
+    /// Runs statements in one round trip and returns their results in order. At READ COMMITTED each statement
+    /// reads what was committed when it starts, so a read placed after a lock sees what the lock's holder
+    /// committed.
+    @discardableResult
+    func run(_ statements: [(sql: String, values: [PGValue])]) throws(StoreError) -> [PGResult] {
+        let outcomes = try send(statements.map { .statement($0.sql, $0.values) })
+        if let failure = Self.firstFailure(outcomes) { throw void(failure) }
+        var results: [PGResult] = []
+        for outcome in outcomes {
+            guard case .done(let result) = outcome else { throw void(.lost("no result")) }
+            results.append(result)
+        }
+        return results
     }
 
     /// Runs one write that may break a unique or foreign-key constraint, protected by a savepoint: on such a

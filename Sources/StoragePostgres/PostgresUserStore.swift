@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Transactions run concurrently at READ COMMITTED (reads: REPEATABLE READ, READ ONLY, one snapshot), each
 /// on a pooled connection and a worker thread of its own, so the blocking libpq calls never run on a
-/// cooperative thread or an event loop. Unique constraints decide races, as in every backend. A transaction
+/// cooperative thread or an event loop. A write transaction locks what it reads, so its read-modify-writes
+/// stay whole (`PostgresTransaction+Locks`). Unique constraints decide races, as in every backend. A transaction
 /// that meets a lost connection before COMMIT (a server restart) or a deadlock runs again on a fresh
 /// connection, with backoff, within `PostgresOptions.retryBudgetMilliseconds`; a body may therefore run more
 /// than once and must have no effects outside the transaction.

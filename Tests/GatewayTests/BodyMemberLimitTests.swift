@@ -46,6 +46,28 @@ struct BodyMemberLimitTests {
         #expect(reply.error == "Invalid JSON payload received. Too many fields in form body")
     }
 
+    #if DEBUG
+    @Test("parsing and key normalisation: eight times the keys costs about eight times the key operations")
+    func normalisationGrowth() throws {
+        // snake_case keys (renamed), their camelCase spellings (which win), and plain keys.
+        func body(_ n: Int) -> [UInt8] {
+            let members = (0..<n).flatMap { ["\"some_field_\($0)\":1", "\"someField\($0)\":2", "\"plain\($0)\":3"] }
+            return Array(("{" + members.joined(separator: ",") + "}").utf8)
+        }
+        func operations(_ n: Int) throws -> Int {
+            let count = KeyOperationCount()
+            let parsed = try KeyOperationCount.$current.withValue(count) { try RequestBody.json(body(n)) }
+            #expect(parsed.object.count == 2 * n && parsed.object["someField\(n - 1)"] == 2)
+            return count.total
+        }
+        let small = try operations(40)
+        let large = try operations(320)
+        let ratio = Double(large) / Double(small)
+        // Linear: a ratio near 8; a scan of the object (or of the result) per key gives 64.
+        #expect(ratio < 12, "key operations: \(small) for 120 keys, \(large) for 960 (ratio \(ratio))")
+    }
+    #endif
+
     @Test("past the index threshold, the explicit camelCase key still wins over its snake_case spelling")
     func camelCaseWins() {
         var members: [(String, JSONValue)] = (0..<40).map { ("field_\($0)", .int(Int64($0))) }

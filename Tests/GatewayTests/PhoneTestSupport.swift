@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Outbound
+import Storage
 import Synchronization
 @testable import Gateway
 import WireFormats
@@ -98,8 +99,9 @@ extension TestGateway {
 
     /// A gateway with phone sign-in on, both senders configured against `services`, and `configure` applied last.
     static func withPhone(_ services: FakePhoneServices = FakePhoneServices(), telegram: Bool = true, webhook: Bool = true,
+                          store: (any UserStore)? = nil,
                           _ configure: @escaping (inout GatewayConfiguration) -> Void = { _ in }) async throws -> TestGateway {
-        try await TestGateway.make(fetcher: services) { config in
+        try await TestGateway.make(store: store, fetcher: services) { config in
             config.setPluginValue("phone.enabled", true)
             if telegram {
                 config.setPluginValue("telegram.gateway.baseUrl", .string(FakePhoneServices.telegramBase))

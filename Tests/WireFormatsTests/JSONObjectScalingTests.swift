@@ -53,6 +53,30 @@ struct JSONObjectScalingTests {
         #expect(large < 4000 * 4 * 8, "key operations: \(large) for 4000 keys")
     }
 
+    #if DEBUG
+    /// The key operations `work` does, counted through every `OrderedMap` and `JSONObject` it touches.
+    static func counted(_ work: () throws -> Void) rethrows -> Int {
+        let count = KeyOperationCount()
+        try KeyOperationCount.$current.withValue(count) { try work() }
+        return count.total
+    }
+
+    @Test("the parser: eight times the members of an object costs about eight times the key operations")
+    func parserGrowth() throws {
+        // Distinct keys, then each key again (duplicates take the last value), as `operations(forKeys:)` does.
+        func text(_ n: Int) -> String {
+            let members = (0..<n).map { "\"k\($0)\":\($0)" } + (0..<n).map { "\"k\($0)\":\"again\"" }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        let small = try Self.counted { _ = try JSONParser.parse(text(60), maxMembers: 1000) }
+        let large = try Self.counted { _ = try JSONParser.parse(text(480), maxMembers: 1000) }
+        let ratio = Double(large) / Double(small)
+        // Linear: a few operations per member, so a ratio near 8; a scan of the object per member gives 64.
+        #expect(ratio < 12, "key operations: \(small) for 60 keys, \(large) for 480 (ratio \(ratio))")
+        #expect(large < 960 * 4, "key operations: \(large) for 960 members")
+    }
+    #endif
+
     @Test("order is insertion order past the index threshold; replacing keeps the place; removal re-indexes")
     func orderAndRemoval() {
         var map = OrderedMap<String, Int>()

@@ -20,7 +20,7 @@ from test_apple import DUPLICATE, nonce
 from test_apple import sign_in_raw as apple_sign_in_raw
 from verbs import (
     IDENTITY, admin_headers, admin_post, assert_business_error, jwt_header, lookup, ok_json, post_json,
-    published_kids, refresh, send, sign_up_anonymously,
+    published_kids, refresh, refresh_raw, send, sign_up_anonymously,
 )
 
 MASTER_KEY = {"GATEHOUSE_MASTER_KEY": "5e" * 32}
@@ -123,6 +123,67 @@ def test_password_attempt_limits_hold_across_both(two):
         assert_business_error(sign_in_raw(gw, "guess@example.com", "wrong-guess"), "INVALID_PASSWORD")
     for gw in (one, other):
         assert_business_error(sign_in_raw(gw, "guess@example.com", "right-password"), "TOO_MANY_ATTEMPTS_TRY_LATER")
+
+
+REFRESHERS = 6
+RACE_ROUNDS = 6
+
+
+def refreshing_during(change, gateways, refresh_token: str) -> list[int]:
+    """Refreshes `refresh_token` from several threads over `gateways` until `change()` (run once the refreshes
+    are flowing) has returned; the statuses the refreshes got."""
+    stop = threading.Event()
+    statuses: list[int] = []
+
+    def refresh_until_stopped(gw):
+        while not stop.is_set():
+            statuses.append(refresh_raw(gw, refresh_token).status_code)
+
+    threads = [threading.Thread(target=refresh_until_stopped, args=(gw,)) for gw in gateways * (REFRESHERS // 2)]
+    for thread in threads:
+        thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while statuses.count(200) < 3 * REFRESHERS and time.monotonic() < deadline:
+            time.sleep(0.005)
+        change()
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert statuses.count(200) >= 3 * REFRESHERS, statuses  # the change met refreshes in flight
+    assert set(statuses) <= {200, 400}, statuses
+    return statuses
+
+
+def test_refreshes_racing_an_admin_disable_never_undo_it(two):
+    """A refresh writes lastRefreshAt: it must never write back the `disabled` it read before the disable."""
+    one, other = two({"email": {"scrypt": CHEAP_SCRYPT}})
+    for round_number in range(RACE_ROUNDS):
+        account = sign_up(one, f"disable-{round_number}@example.com", "secret123")
+        local_id = account["localId"]
+        refreshing_during(lambda: ok_json(admin_post(one, "accounts:update", {"localId": local_id, "disableUser": True})),
+                          (one, other), account["refreshToken"])
+        user = ok_json(admin_post(other, "accounts:lookup", {"localId": [local_id]}))["users"][0]
+        assert user.get("disabled") is True, f"round {round_number}: a refresh re-enabled the account"
+        for gw in (one, other):
+            assert_business_error(refresh_raw(gw, account["refreshToken"]), "USER_DISABLED")
+
+
+def test_refreshes_racing_a_password_change_never_undo_it(two):
+    """The new password works and the old one, and every session made with it, end, whatever refreshes were in
+    flight on either instance."""
+    one, other = two({"email": {"scrypt": CHEAP_SCRYPT}})
+    for round_number in range(RACE_ROUNDS):
+        address = f"change-{round_number}@example.com"
+        account = sign_up(one, address, "old-secret")
+        local_id = account["localId"]
+        refreshing_during(lambda: ok_json(admin_post(other, "accounts:update", {"localId": local_id, "password": "new-secret"})),
+                          (one, other), account["refreshToken"])
+        for gw in (one, other):
+            assert ok_json(sign_in_raw(gw, address, "new-secret"))["localId"] == local_id, f"round {round_number}"
+            assert_business_error(sign_in_raw(gw, address, "old-secret"), "INVALID_PASSWORD")
+            assert_business_error(refresh_raw(gw, account["refreshToken"]), "TOKEN_EXPIRED")
 
 
 def test_a_config_change_made_through_one_reaches_the_other_at_once(two):

@@ -31,7 +31,7 @@ enum SignInWithIdpHandler {
             }
             if isNewUser { response["isNewUser"] = true }
             SessionFields.add(try await services.sessions.startSession(for: user, identities: identities,
-                                                                       signInProvider: identity.providerId.rawValue),
+                                                                       signInProvider: identity.providerId.rawValue).issued,
                               to: &response)
         case .needConfirmation(let localId, let providers):
             response["needConfirmation"] = true

@@ -33,16 +33,19 @@ enum SignInWithPasswordHandler {
             accounts.needsRehash(credential) ? try await accounts.hash(password) : nil
         } ?? nil
         let now = services.time.nowMilliseconds
-        let (signedIn, identities) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity]) in
-            guard var current = try tx.user(localId: user.localId) else { throw AuthError(privacy ? .invalidLoginCredentials : .emailNotFound) }
+        // The password was checked against `user` as read before the KDF: the session is stored only if the
+        // account still has that password (else the answer a wrong password gets), is not disabled, and had no
+        // revocation meanwhile.
+        let refusals = SignInRecheck.Refusals(deleted: AuthError(privacy ? .invalidLoginCredentials : .emailNotFound),
+                                              passwordChanged: AuthError(privacy ? .invalidLoginCredentials : .invalidPassword))
+        let started = try await services.sessions.startSession(
+            for: user, signInProvider: ProviderID.password.rawValue, refusals: refusals
+        ) { current in
             current.lastLoginAt = now
-            if let rehashed, current.password == user.password { current.password = rehashed }
-            try tx.updateUser(current)
-            return (current, try tx.identities(localId: current.localId))
+            if let rehashed { current.password = rehashed }
         }
         if rehashed != nil { services.logger.info("password hash upgraded", [("user.id", .string(user.localId))]) }
-        let issued = try await services.sessions.startSession(for: signedIn, identities: identities,
-                                                              signInProvider: ProviderID.password.rawValue)
+        let (issued, signedIn) = (started.issued, started.user)
         var response: JSONObject = ["kind": "identitytoolkit#VerifyPasswordResponse", "registered": true,
                                     "localId": .string(signedIn.localId), "email": .string(address)]
         response.set("displayName", signedIn.displayName)

@@ -49,7 +49,7 @@ enum EmailLinkSignIn {
         var response: JSONObject = ["kind": "identitytoolkit#EmailLinkSigninResponse", "email": .string(request.email),
                                     "localId": .string(user.localId), "isNewUser": .bool(isNew)]
         SessionFields.add(try await services.sessions.startSession(for: user, identities: identities,
-                                                                   signInProvider: ProviderID.password.rawValue),
+                                                                   signInProvider: ProviderID.password.rawValue).issued,
                           to: &response)
         return response
     }

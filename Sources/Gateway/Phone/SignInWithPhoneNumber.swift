@@ -70,7 +70,7 @@ enum SignInWithPhoneNumber {
         case .session(let user, let identities, let isNew):
             var response: JSONObject = ["localId": .string(user.localId), "isNewUser": .bool(isNew), "phoneNumber": .string(number)]
             SessionFields.add(try await services.sessions.startSession(for: user, identities: identities,
-                                                                       signInProvider: ProviderID.phone.rawValue),
+                                                                       signInProvider: ProviderID.phone.rawValue).issued,
                               to: &response)
             return .json(response)
         case .conflictInBody:

@@ -46,11 +46,36 @@ struct SessionService: Sendable {
         return (token, record)
     }
 
-    /// Creates a session for a user who just signed in: stores a new refresh token and mints an ID token.
-    func startSession(for user: UserRecord, identities: [ProviderIdentity], signInProvider: String) async throws -> Issued {
-        let (refreshToken, record) = try newRefreshToken(localId: user.localId, signInProvider: signInProvider)
-        try await store.write { tx in try tx.insertRefreshToken(record) }
-        return try issued(refreshToken: refreshToken, for: user, identities: identities, signInProvider: signInProvider)
+    /// A session just stored, with the user (and identities) as that transaction left them.
+    struct Started: Sendable {
+        let issued: Issued
+        let user: UserRecord
+        let identities: [ProviderIdentity]
+    }
+
+    /// Creates a session for a user who just signed in, in one write transaction: reads the user again and
+    /// refuses (`SignInRecheck`) if the account no longer holds what the sign-in was checked against —
+    /// `checked`, and `identities` when given — then applies `update` (the sign-in's own bookkeeping, such as
+    /// `lastLoginAt`), stores a new refresh token and mints an ID token. A password change, disable or
+    /// revocation committed after the check therefore never leaves a session behind.
+    func startSession(for checked: UserRecord, identities: [ProviderIdentity]? = nil, signInProvider: String,
+                      refusals: SignInRecheck.Refusals = .session,
+                      update: @escaping @Sendable (inout UserRecord) -> Void = { _ in }) async throws -> Started {
+        let (refreshToken, record) = try newRefreshToken(localId: checked.localId, signInProvider: signInProvider)
+        let (user, stored) = try await store.write { tx -> (UserRecord, [ProviderIdentity]) in
+            let current = try tx.user(localId: checked.localId)
+            let currentIdentities = try tx.identities(localId: checked.localId)
+            try SignInRecheck.check(current, since: checked, currentIdentities: currentIdentities,
+                                    checkedIdentities: identities, refusals)
+            guard var user = current else { throw refusals.deleted }
+            let before = user
+            update(&user)
+            if user != before { try tx.updateUser(user) }
+            try tx.insertRefreshToken(record)
+            return (user, currentIdentities)
+        }
+        let issued = try issued(refreshToken: refreshToken, for: user, identities: stored, signInProvider: signInProvider)
+        return Started(issued: issued, user: user, identities: stored)
     }
 
     /// The session for a refresh token the caller already stored (in the transaction that created the user or
@@ -94,8 +119,10 @@ struct SessionService: Sendable {
         let hash = RefreshTokens.hash(refreshToken)
         let now = time.nowMilliseconds
         let (record, user, identities) = try await store.write { tx in
-            let (record, approved) = try RefreshDecision.check(record: try tx.refreshToken(hash: hash),
-                                                                user: try tx.user(localId: localId))
+            // The user first: where writers run concurrently that read waits for a change of the user in
+            // progress (PostgreSQL locks the row), so the token's row, read next, is gone if that change revoked it.
+            let current = try tx.user(localId: localId)
+            let (record, approved) = try RefreshDecision.check(record: try tx.refreshToken(hash: hash), user: current)
             var user = approved
             user.lastRefreshAt = now
             try tx.updateUser(user)

@@ -44,12 +44,23 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
         set { map[key] = newValue }
     }
 
-    public var members: [(key: String, value: JSONValue)] { map.entries }
-    public var keys: [String] { map.keys }
+    public var members: [(key: String, value: JSONValue)] {
+        OrderedMap<String, JSONValue>.counted(map.count)
+        return map.entries
+    }
+
+    public var keys: [String] {
+        OrderedMap<String, JSONValue>.counted(map.count)
+        return map.keys
+    }
+
     public var isEmpty: Bool { map.isEmpty }
     public var count: Int { map.count }
 
-    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { map.makeIterator() }
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
+        OrderedMap<String, JSONValue>.counted(map.count)
+        return map.makeIterator()
+    }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,

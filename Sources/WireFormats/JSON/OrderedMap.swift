@@ -30,8 +30,13 @@ public struct OrderedMap<Key: Hashable, Value> {
 
     /// The position of `key` in `entries`.
     public func index(of key: Key) -> Int? {
-        if let positions { return positions[key] }
-        return entries.firstIndex { $0.key == key }
+        if let positions {
+            Self.counted(1)
+            return positions[key]
+        }
+        let index = entries.firstIndex { $0.key == key }
+        Self.counted(index.map { $0 + 1 } ?? entries.count)
+        return index
     }
 
     /// Reads, replaces (keeping the position), appends, or with `nil` removes the entry for `key`.
@@ -58,14 +63,24 @@ public struct OrderedMap<Key: Hashable, Value> {
         if positions != nil {
             positions?[key] = nil
             for position in index..<entries.count { positions?[entries[position].key] = position }
+            Self.counted(entries.count - index)
         }
         return removed
+    }
+
+    /// Reports key operations to `KeyOperationCount` in debug builds; nothing in release builds.
+    @inline(__always)
+    static func counted(_ operations: Int) {
+        #if DEBUG
+        KeyOperationCount.add(operations)
+        #endif
     }
 
     private mutating func buildIndex() {
         var built: [Key: Int] = [:]
         built.reserveCapacity(entries.count * 2)
         for (position, entry) in entries.enumerated() { built[entry.key] = position }
+        Self.counted(entries.count)
         positions = built
     }
 }

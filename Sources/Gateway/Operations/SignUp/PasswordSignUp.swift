@@ -49,7 +49,7 @@ enum PasswordSignUp {
                                     "email": .string(request.email)]
         response.set("displayName", user.displayName)
         SessionFields.add(try await services.sessions.startSession(for: user, identities: identities,
-                                                                   signInProvider: ProviderID.password.rawValue),
+                                                                   signInProvider: ProviderID.password.rawValue).issued,
                           to: &response)
         return response
     }

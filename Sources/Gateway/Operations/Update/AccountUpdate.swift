@@ -59,7 +59,7 @@ enum AccountUpdate {
         let endsOwnSession = session != nil && (change.revokesTokens || credentials.revokesTokens)
         let freshSession = endsOwnSession
             ? try services.sessions.newRefreshToken(localId: localId, signInProvider: sessionProvider) : nil
-        let (user, identities, previousEmail) = try await services.store.write { tx -> (UserRecord, [ProviderIdentity], String?) in
+        let write = { @Sendable (tx: any StoreTransaction) throws -> (UserRecord, [ProviderIdentity], String?) in
             let previousEmail = try tx.user(localId: localId)?.email
             if let email = credentials.email {
                 _ = try applier.decideAndApply(.init(credential: .emailChange(address: email, proven: false),
@@ -77,13 +77,20 @@ enum AccountUpdate {
             for revocation in revocations {
                 try SessionRevocation.revoke(revocation, &user, nowMilliseconds: now, in: tx)
             }
-            do { try tx.updateUser(user) } catch StoreError.uniqueViolation(.phoneNumber) {
-                throw AuthError(.phoneNumberExists)
-            } catch StoreError.uniqueViolation(.email) {
-                throw AuthError(.emailExists)
-            }
+            try tx.updateUser(user)
             if case let (_, record)? = freshSession { try tx.insertRefreshToken(record) }
             return (user, try tx.identities(localId: localId), previousEmail)
+        }
+        // The unique constraints decide a race the snapshot did not see (another instance took the address or
+        // the number after it was read), wherever the write that meets it is: nothing is changed, and the answer
+        // is the one the engine gives when it sees the holder.
+        let (user, identities, previousEmail): (UserRecord, [ProviderIdentity], String?)
+        do {
+            (user, identities, previousEmail) = try await services.store.write(write)
+        } catch StoreError.uniqueViolation(.phoneNumber) {
+            throw AuthError(.phoneNumberExists)
+        } catch StoreError.uniqueViolation(.email) {
+            throw AuthError(.emailExists)
         }
         var response = UserInfoJSON.setAccountInfoResponse(user, identities: identities)
         if case let (refreshToken, _)? = freshSession {
