@@ -69,7 +69,7 @@ let package = Package(
                            "ProviderAnonymous", "ProviderApple", "ProviderEmail", "ProviderFacebook", "ProviderTelegram",
                            "ProviderOIDC", "ProviderGitHub", "ProviderPhone"],
             swiftSettings: strict),
-        .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Outbound", "WireFormats"], swiftSettings: strict),
+        .executableTarget(name: "GatewayServer", dependencies: ["Gateway", "Crypto", "Outbound", "WireFormats"], swiftSettings: strict),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WireFormatsTests", dependencies: ["WireFormats", "TestSupport"]),
