@@ -9,3 +9,10 @@ function done(summary, latency, requests)
     latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
   out:close()
 end
+
+-- With BENCH_DELAY_MS set, each connection pauses that long after every answer: a paced load (bench/compare.py
+-- --half-load offers half the best rate this way to measure latency away from saturation).
+local pause = tonumber(os.getenv("BENCH_DELAY_MS") or "")
+if pause and pause > 0 then
+  function delay() return pause end
+end

@@ -8,8 +8,11 @@ import json
 import sys
 from pathlib import Path
 
-TARGET_SIGNING_RATIO = 0.70
-TARGET_LOOKUP_RPS = 15_000
+# Issue 17: signUp and refresh per server CPU-second >= 80 % of one core's signing rate, lookup >= 20k per server
+# CPU-second, p99 <= 5 ms at half the best load on every endpoint measured here (none runs the KDF or a provider).
+TARGET_SIGNING_RATIO = 0.80
+TARGET_LOOKUP_PER_CPU_S = 20_000
+TARGET_HALF_LOAD_P99_MS = 5
 TARGET_IDLE_RSS_MB = 40
 TARGET_KDF_RATIO = 0.90
 TARGET_LOOKUP_UNDER_KDF_P99_MS = 20
@@ -50,6 +53,9 @@ def main() -> None:
     meta = json.loads((results / "meta.json").read_text())
     runs = load_runs(results)
     sign = meta["rsa_sign_per_s"]
+    all_runs = runs
+    half = {name[:-len("half")]: next(iter(by_c.values())) for name, by_c in runs.items() if name.endswith("half")}
+    runs = {name: by_c for name, by_c in runs.items() if not name.endswith("half")}
     best = {name: max(by_c.values(), key=lambda d: d["rps"]) for name, by_c in runs.items()}
     idle_mb = meta["rss_idle_kb"] / 1024
 
@@ -74,9 +80,18 @@ def main() -> None:
             ratio = per_cpu_s / per_core
             print(f"| {name} req per server CPU-second ÷ one-core RSA sign/s ({per_core:,.0f}) | {per_cpu_s:,.0f} / "
                   f"{per_core:,.0f} = {ratio:.0%} | ≥ {TARGET_SIGNING_RATIO:.0%} | {verdict(ratio >= TARGET_SIGNING_RATIO)} |")
-    if "lookup" in best:
-        rps = best["lookup"]["rps"]
-        print(f"| lookup req/s | {rps:,.0f} | ≥ {TARGET_LOOKUP_RPS:,} | {verdict(rps >= TARGET_LOOKUP_RPS)} |")
+    if "lookup" in best and best["lookup"].get("cpu_s"):
+        d = best["lookup"]
+        per_cpu_s = d["requests"] / d["cpu_s"]
+        print(f"| lookup req per server CPU-second | {per_cpu_s:,.0f} | ≥ {TARGET_LOOKUP_PER_CPU_S:,} | "
+              f"{verdict(per_cpu_s >= TARGET_LOOKUP_PER_CPU_S)} |")
+        print(f"| lookup req/s | {d['rps']:,.0f} | — | — |")
+    for name in ("signup", "refresh", "lookup"):
+        if name in half:
+            d = half[name]
+            p99 = d["p99_us"] / 1000
+            print(f"| {name} p99 at half the best load ({d['rps']:,.0f} req/s achieved) | {p99:.2f} ms | "
+                  f"≤ {TARGET_HALF_LOAD_P99_MS} ms | {verdict(p99 <= TARGET_HALF_LOAD_P99_MS and d['errors'] == 0)} |")
     if "password" in best and meta.get("kdf_per_s"):
         ceiling = meta["kdf_per_s"] * meta["kdf_workers"]
         ratio = best["password"]["rps"] / ceiling
@@ -92,7 +107,7 @@ def main() -> None:
     print("\n## Runs\n")
     print("| scenario | connections | req/s | server CPU s | p50 ms | p90 ms | p99 ms | max ms | errors |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name, by_c in runs.items():
+    for name, by_c in all_runs.items():
         for c, d in sorted(by_c.items()):
             cpu = f"{d['cpu_s']:.1f}" if "cpu_s" in d else "—"
             print(f"| {name} | {c} | {d['rps']:,.0f} | {cpu} | {d['p50_us'] / 1000:.2f} | {d['p90_us'] / 1000:.2f} | "
@@ -113,6 +128,9 @@ def main() -> None:
           "pool of cores − 1 threads). `bench/kdf_rate.py` measures the same scrypt on one thread through the same "
           "OpenSSL function in the same run; `kdfload` keeps 16 sign-ins in flight while `lookupunderkdf` "
           "measures `accounts:lookup` latency with 4 connections.")
+    print("- Half load (`signuphalf`, `refreshhalf`, `lookuphalf`): 32 connections, each pausing after every answer "
+          "(`BENCH_DELAY_MS`, whole milliseconds) so that together they offer about half the best rate of the closed-loop "
+          "runs; the achieved rate is in the table.")
     print("- RSS is `VmRSS` from `/proc/<pid>/status`, 1 s after readiness and 2 s after the last run.")
     kept = appended_sections(Path(__file__).resolve().parent / "REPORT.md")
     if kept:

@@ -92,6 +92,22 @@ for scenario in signup refresh lookup; do
   done
 done
 
+# Latency away from saturation: each scenario again, offered about half its best closed-loop rate by 32 connections
+# that pause after every answer (wrk's delay() takes whole milliseconds, so the offered rate is approximate).
+for scenario in signup refresh lookup; do
+  delay_ms="$(python3 - "$results" "$scenario" <<'PY'
+import json, sys
+from pathlib import Path
+best = max(json.loads(p.read_text())["requests"] / (json.loads(p.read_text())["duration_us"] / 1e6)
+           for p in Path(sys.argv[1]).glob(f"{sys.argv[2]}-c*.json"))
+print(max(1, round(32 / (best / 2) * 1000)))
+PY
+)"
+  echo "bench: $scenario at half load (32 connections, ${delay_ms} ms pause), ${duration} s"
+  BENCH_DELAY_MS="$delay_ms" measure "$results/${scenario}half-c32" -t1 -c32 -d"${duration}s" --timeout 10s \
+    -s "bench/$scenario.lua" "$base"
+done
+
 # Password sign-in: the KDF's single-thread rate (same OpenSSL call, measured while the gateway idles), then
 # sign-in throughput, then accounts:lookup latency while sign-ins keep every KDF worker busy.
 echo "bench: scrypt single-thread rate (5 s)"

@@ -61,14 +61,24 @@ public struct CompactJWS: Sendable {
     /// base64url segments and the header is a JSON object with a string `alg`. Headers with `crit` are refused,
     /// because this implementation understands no extensions (RFC 7515 §4.1.11).
     public init(parsing compact: String) throws {
-        let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else { throw CryptoError.invalidInput("JWS must have three segments") }
+        // Byte-level: splitting the String and searching it through Foundation cost a fifth of an ID-token check.
+        let characters = Array(compact.utf8)
+        var dots: [Int] = []
+        var isPadded = false
+        for (index, character) in characters.enumerated() {
+            if character == UInt8(ascii: ".") {
+                if dots.count < 3 { dots.append(index) }  // a third dot already means too many segments
+            } else if character == UInt8(ascii: "=") {
+                isPadded = true
+            }
+        }
+        guard dots.count == 2 else { throw CryptoError.invalidInput("JWS must have three segments") }
         // RFC 7515 compact form is unpadded base64url: one token, one spelling.
-        guard !compact.contains("=") else { throw CryptoError.invalidInput("JWS segments must not be padded") }
-        guard !segments[0].isEmpty else { throw CryptoError.invalidInput("JWS header segment is empty") }
-        guard let headerBytes = Base64URL.decode(String(segments[0])),
-              let payloadBytes = Base64URL.decode(String(segments[1])),
-              let signature = Base64URL.decode(String(segments[2]))
+        guard !isPadded else { throw CryptoError.invalidInput("JWS segments must not be padded") }
+        guard dots[0] > 0 else { throw CryptoError.invalidInput("JWS header segment is empty") }
+        guard let headerBytes = Base64URL.decode(characters[..<dots[0]]),
+              let payloadBytes = Base64URL.decode(characters[(dots[0] + 1)..<dots[1]]),
+              let signature = Base64URL.decode(characters[(dots[1] + 1)...])
         else {
             throw CryptoError.invalidInput("JWS segment is not base64url")
         }
@@ -86,7 +96,7 @@ public struct CompactJWS: Sendable {
         self.headerBytes = headerBytes
         self.payloadBytes = payloadBytes
         self.signature = signature
-        self.signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
+        self.signingInput = Array(characters[..<dots[1]])
     }
 
     /// Whether the signature is valid under `key`. The header's `alg` must name exactly the key's algorithm

@@ -23,6 +23,8 @@ enum RSAPolicy {
 /// An RSA private key for signing RS256 tokens and self-signed certificates.
 public final class RSAPrivateKey: @unchecked Sendable {
     let key: EVPKey
+    /// Signing contexts initialised once and reused (see `RSAContextPool`).
+    private let signers: RSAContextPool
 
     /// The matching public key, holding no private material.
     public let publicKey: RSAPublicKey
@@ -30,6 +32,7 @@ public final class RSAPrivateKey: @unchecked Sendable {
     init(key: EVPKey) throws {
         try RSAPolicy.check(key)
         self.key = key
+        self.signers = RSAContextPool(key: key, operation: .sign)
         self.publicKey = try RSAPublicKey(key: key.publicOnly())
     }
 
@@ -72,13 +75,15 @@ public final class RSAPrivateKey: @unchecked Sendable {
     /// An RSASSA-PKCS1-v1_5 signature over SHA-256(`message`), the RS256 algorithm of JWS.
     /// Deterministic: the same key and message always give the same signature.
     public func signSHA256(_ message: [UInt8]) throws -> [UInt8] {
-        try key.signSHA256(message)
+        try signers.signSHA256(message)
     }
 }
 
 /// An RSA public key for verifying RS256 signatures from identity providers or from this gateway.
 public final class RSAPublicKey: @unchecked Sendable {
     let key: EVPKey
+    /// Verification contexts initialised once and reused (see `RSAContextPool`).
+    private let verifiers: RSAContextPool
 
     /// The modulus `n`, big-endian, without leading zero bytes (the JWK `n`).
     public let modulus: [UInt8]
@@ -92,6 +97,7 @@ public final class RSAPublicKey: @unchecked Sendable {
             throw CryptoError.invalidKey("RSA key without n and e")
         }
         self.key = key
+        self.verifiers = RSAContextPool(key: key, operation: .verify)
         self.modulus = modulus
         self.exponent = exponent
     }
@@ -118,6 +124,6 @@ public final class RSAPublicKey: @unchecked Sendable {
     /// Whether `signature` is a valid RSASSA-PKCS1-v1_5 SHA-256 signature of `message` under this key.
     /// Malformed signatures are simply `false`.
     public func verifySHA256(signature: [UInt8], message: [UInt8]) -> Bool {
-        key.verifySHA256(signature: signature, message: message)
+        verifiers.verifySHA256(signature: signature, message: message)
     }
 }

@@ -14,12 +14,18 @@ enum LoopMessage: Sendable {
 
 /// A mutex-protected inbox plus an eventfd that wakes the loop's `epoll_wait` when something arrives.
 ///
-/// Posting after the loop has closed is a no-op: the closed flag is checked under the same lock that
-/// guards the eventfd, so a late handler can never write to a descriptor number the process reused.
+/// The eventfd is written and read outside the lock: a write wakes the loop thread, which then wants the lock
+/// to take the messages, and holding the lock across either system call made the two threads wait on each
+/// other. A descriptor number is never written after the loop closed it: a poster registers itself under the
+/// lock before writing, and `close()` leaves the descriptor to the last registered poster to close.
 final class CompletionQueue: Sendable {
     private struct Inbox {
         var messages: [LoopMessage] = []
         var isClosed = false
+        /// Posters between registering and finishing their eventfd write.
+        var writers = 0
+        /// The closed descriptor still awaits its last writer.
+        var closeDeferred = false
     }
 
     let eventFD: Int32
@@ -34,34 +40,45 @@ final class CompletionQueue: Sendable {
     /// Queues a message and wakes the loop; returns false when the loop is gone.
     @discardableResult
     func post(_ message: LoopMessage) -> Bool {
-        inbox.withLock { inbox in
-            guard !inbox.isClosed else { return false }
+        let (accepted, mustWake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.isClosed else { return (false, false) }
             let wasEmpty = inbox.messages.isEmpty
             inbox.messages.append(message)
-            if wasEmpty {
-                var one: UInt64 = 1
-                _ = write(eventFD, &one, MemoryLayout<UInt64>.size)
-            }
-            return true
+            if wasEmpty { inbox.writers += 1 }
+            return (true, wasEmpty)
         }
+        guard mustWake else { return accepted }
+        var one: UInt64 = 1
+        _ = write(eventFD, &one, MemoryLayout<UInt64>.size)
+        let closesNow = inbox.withLock { inbox -> Bool in
+            inbox.writers -= 1
+            return inbox.closeDeferred && inbox.writers == 0
+        }
+        if closesNow { _ = Glibc.close(eventFD) }
+        return true
     }
 
-    /// Called on the loop thread when the eventfd is readable: resets the counter and takes the messages.
+    /// Called on the loop thread when the eventfd is readable: resets the counter and takes the messages. A post
+    /// racing with it either lands in this batch or wakes the loop again; neither loses a message.
     func drain() -> [LoopMessage] {
-        inbox.withLock { inbox in
-            var counter: UInt64 = 0
-            _ = read(eventFD, &counter, MemoryLayout<UInt64>.size)
-            defer { inbox.messages.removeAll(keepingCapacity: true) }
-            return inbox.messages
+        var counter: UInt64 = 0
+        _ = read(eventFD, &counter, MemoryLayout<UInt64>.size)
+        return inbox.withLock { inbox in
+            let taken = inbox.messages
+            inbox.messages = []
+            return taken
         }
     }
 
-    /// Refuses further posts and closes the eventfd; called once by the loop as it exits.
+    /// Refuses further posts and closes the eventfd (or leaves that to a poster still writing to it); called
+    /// once by the loop as it exits.
     func close() {
-        inbox.withLock { inbox in
+        let closesNow = inbox.withLock { inbox -> Bool in
             inbox.isClosed = true
             inbox.messages.removeAll()
-            _ = Glibc.close(eventFD)
+            inbox.closeDeferred = inbox.writers > 0
+            return inbox.writers == 0
         }
+        if closesNow { _ = Glibc.close(eventFD) }
     }
 }

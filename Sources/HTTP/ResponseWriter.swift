@@ -11,28 +11,47 @@ enum ResponseWriter {
     static func serialize(_ response: HTTPResponse, isHeadRequest: Bool, keepAlive: Bool,
                           http10KeepAlive: Bool, date: String) -> [UInt8] {
         let status = (200...599).contains(response.status) ? response.status : 500
-        var text = "HTTP/1.1 \(status) \(StatusReason.phrase(for: status))\r\n"
+        let bodyAllowed = status != 204 && status != 304
+        // Written as bytes into one buffer sized for the whole response: one allocation, no String building.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + (bodyAllowed && !isHeadRequest ? response.body.count : 0))
+        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(status, to: &bytes)
+        bytes.append(0x20)
+        bytes.append(contentsOf: StatusReason.phrase(for: status).utf8)
+        bytes.append(contentsOf: crlf)
         for (name, value) in response.headers where isSafe(name: name, value: value) {
             if !reservedNames.contains(where: { HTTPHeaders.namesMatch($0, name) }) {
-                text += "\(name): \(value)\r\n"
+                bytes.append(contentsOf: name.utf8)
+                bytes.append(contentsOf: ": ".utf8)
+                bytes.append(contentsOf: value.utf8)
+                bytes.append(contentsOf: crlf)
             }
         }
-        text += "Date: \(date)\r\n"
-        let bodyAllowed = status != 204 && status != 304
+        bytes.append(contentsOf: "Date: ".utf8)
+        bytes.append(contentsOf: date.utf8)
+        bytes.append(contentsOf: crlf)
         if bodyAllowed {
-            text += "Content-Length: \(response.body.count)\r\n"
+            bytes.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(response.body.count, to: &bytes)
+            bytes.append(contentsOf: crlf)
         }
         if !keepAlive {
-            text += "Connection: close\r\n"
+            bytes.append(contentsOf: "Connection: close\r\n".utf8)
         } else if http10KeepAlive {
-            text += "Connection: keep-alive\r\n"
+            bytes.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
-        text += "\r\n"
-        var bytes = Array(text.utf8)
+        bytes.append(contentsOf: crlf)
         if bodyAllowed && !isHeadRequest {
             bytes.append(contentsOf: response.body)
         }
         return bytes
+    }
+
+    private static let crlf: [UInt8] = [0x0D, 0x0A]
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     /// The response for a request the parser or the timers refused, as the configuration renders it; always

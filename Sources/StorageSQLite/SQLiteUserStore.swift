@@ -5,14 +5,15 @@ import Synchronization
 /// The embedded `UserStore`: one SQLite file in WAL mode.
 ///
 /// One writer connection runs write transactions one at a time under `BEGIN IMMEDIATE` (so a write never
-/// fails half-way for lack of the write lock); a few read-only connections serve snapshots concurrently
-/// with it. Every SQLite call after opening runs on a `WorkerPool`, never on the caller's cooperative thread.
+/// fails half-way for lack of the write lock), those that queued up together committed as one group (see
+/// `GroupCommit`); a few read-only connections serve snapshots concurrently with it. Every SQLite call after
+/// opening runs on a `WorkerPool`, never on the caller's cooperative thread.
 public final class SQLiteUserStore: UserStore {
     /// The database file this store opened.
     public let path: String
-    private let writer: Mutex<Connection>
     let readers: ReaderConnections
     private let writerPool: WorkerPool
+    private let groupCommit: GroupCommit
     let readerPool: WorkerPool
     let gate = UseGate()
 
@@ -27,9 +28,9 @@ public final class SQLiteUserStore: UserStore {
         try Self.configureWriter(writer)
         try Migrator.migrate(writer)
         self.path = path
-        self.writer = Mutex(writer)
         self.readers = try ReaderConnections(path: path, count: readerCount)
         self.writerPool = WorkerPool(name: "sqlite-writer", threadCount: 1)
+        self.groupCommit = GroupCommit(writer: writer, pool: writerPool)
         self.readerPool = WorkerPool(name: "sqlite-reader", threadCount: max(1, readerCount))
     }
 
@@ -54,12 +55,13 @@ public final class SQLiteUserStore: UserStore {
     ) async throws -> T {
         try gate.enter()
         defer { gate.leave() }
-        return try await writerPool.run {
-            try self.writer.withLock { connection in
-                try connection.transaction(begin: "BEGIN IMMEDIATE") {
-                    try body(SQLiteTransaction(connection: connection))
-                }
-            }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            groupCommit.enqueue(QueuedWrite(
+                apply: { transaction in
+                    let value = try body(transaction)
+                    return { continuation.resume(returning: value) }
+                },
+                fail: { continuation.resume(throwing: $0) }))
         }
     }
 
@@ -92,7 +94,7 @@ public final class SQLiteUserStore: UserStore {
         }
         try? await readerPool.run { self.readers.closeAll() }
         try await writerPool.run {
-            try self.writer.withLock { connection in
+            try self.groupCommit.withWriter { connection in
                 defer { connection.close() }
                 try connection.checkpointAndTruncateWAL()
             }

@@ -8,7 +8,12 @@ public enum Base64URL {
     /// Decodes text with or without `=` padding. Returns `nil` for characters outside the url-safe alphabet
     /// (including `+` and `/`), misplaced padding, impossible lengths and non-zero trailing bits.
     public static func decode(_ text: String) -> [UInt8]? {
-        Base64Codec.decode(text, table: Base64Codec.urlTable)
+        Base64Codec.decode(Array(text.utf8)[...], table: Base64Codec.urlTable)
+    }
+
+    /// `decode(_:)` over bytes already in hand (a segment of a token), without building a String first.
+    public static func decode(_ characters: ArraySlice<UInt8>) -> [UInt8]? {
+        Base64Codec.decode(characters, table: Base64Codec.urlTable)
     }
 }
 
@@ -22,7 +27,7 @@ public enum Base64 {
     /// Decodes either the standard or the url-safe alphabet, padding optional, because configuration is pasted
     /// from tools that use both. Rejects anything else, including whitespace.
     public static func decode(_ text: String) -> [UInt8]? {
-        Base64Codec.decode(text, table: Base64Codec.eitherTable)
+        Base64Codec.decode(Array(text.utf8)[...], table: Base64Codec.eitherTable)
     }
 }
 
@@ -94,9 +99,10 @@ enum Base64Codec {
         var index = 0
         while index + 3 <= bytes.count {
             let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in [18, 12, 6, 0] {
-                output.append(alphabet[Int(group >> UInt32(shift) & 0x3F)])
-            }
+            output.append(alphabet[Int(group >> 18 & 0x3F)])
+            output.append(alphabet[Int(group >> 12 & 0x3F)])
+            output.append(alphabet[Int(group >> 6 & 0x3F)])
+            output.append(alphabet[Int(group & 0x3F)])
             index += 3
         }
         let remaining = bytes.count - index
@@ -111,8 +117,8 @@ enum Base64Codec {
         return String(decoding: output, as: UTF8.self)
     }
 
-    static func decode(_ text: String, table: [UInt8]) -> [UInt8]? {
-        var characters = Array(text.utf8)
+    static func decode(_ text: ArraySlice<UInt8>, table: [UInt8]) -> [UInt8]? {
+        var characters = text
         // Padding, when present, must complete the final quantum exactly.
         var padding = 0
         while characters.last == UInt8(ascii: "=") {

@@ -43,7 +43,10 @@ struct ServerShutdownTests {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoopCount = 1
-        configuration.requestDeadline = .seconds(60)
+        // Longer than the whole test run: the deadline's 408 must not overtake the drain's 503 while the shutdown
+        // task below waits for the cooperative pool (with 870 tests in parallel on a loaded two-core machine that
+        // took over 60 s, and the request was answered 408 before draining began).
+        configuration.requestDeadline = .seconds(170)
         let server = HTTPServer(configuration: configuration) { _ in HTTPResponse(status: 200) }
         let port = try server.start()
         // A long read timeout: the shutdown task needs the test process's cooperative pool, which CPU-heavy tests

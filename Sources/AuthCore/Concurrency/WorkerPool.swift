@@ -85,7 +85,9 @@ public final class WorkerPool: Sendable {
         condition.unlock()
     }
 
-    private func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Queues `job` for one of the pool's threads and returns at once (for work that reports back by itself,
+    /// such as a batch that resumes its own callers).
+    public func submit(_ job: @escaping @Sendable () -> Void) {
         let queuedAt = DispatchTime.now().uptimeNanoseconds
         let timed: @Sendable () -> Void = { [self] in
             let now = DispatchTime.now().uptimeNanoseconds

@@ -9,11 +9,15 @@ public struct IDTokenSigner: Sendable {
     public let settings: TokenSettings
     public let keyRing: KeyRing
     public let time: any TimeSource
+    /// Checks already passed, so a token sent again skips the RSA verification and claims parse.
+    public let verifiedTokens: VerifiedTokenCache
 
-    public init(settings: TokenSettings, keyRing: KeyRing, time: any TimeSource) {
+    public init(settings: TokenSettings, keyRing: KeyRing, time: any TimeSource,
+                verifiedTokens: VerifiedTokenCache = VerifiedTokenCache()) {
         self.settings = settings
         self.keyRing = keyRing
         self.time = time
+        self.verifiedTokens = verifiedTokens
     }
 
     /// A verified ID token's claims.
@@ -37,9 +41,18 @@ public struct IDTokenSigner: Sendable {
 
     /// Verifies signature, `kid`, `alg`, `iss`, `aud`, `sub`, `iat` and `exp`.
     /// - Throws: `INVALID_ID_TOKEN` for anything malformed or not ours, `TOKEN_EXPIRED` once `exp` has passed.
+    ///
+    /// A token that passed before (same bytes, see `VerifiedTokenCache`) is not verified again; its key must still
+    /// be published and be the same key, and the time checks run again.
     public func verify(_ token: String) throws(AuthError) -> Verified {
-        guard let jws = try? CompactJWS(parsing: token) else { throw .invalidIdToken }
         let now = time.nowSeconds
+        let digest = SHA256.hash(token)
+        if let remembered = verifiedTokens.entry(for: digest),
+           keyRing.verificationKey(kid: remembered.kid, at: now)?.publicKey === remembered.key {
+            try checkTimes(remembered.verified, now: now)
+            return remembered.verified
+        }
+        guard let jws = try? CompactJWS(parsing: token) else { throw .invalidIdToken }
         guard jws.header.alg == "RS256", let kid = jws.header.kid,
               let key = keyRing.verificationKey(kid: kid, at: now),
               jws.isSignatureValid(using: .rs256(key.publicKey))
@@ -50,13 +63,20 @@ public struct IDTokenSigner: Sendable {
               let sub = claims["sub"]?.stringValue, !sub.isEmpty, sub.utf8.count <= 128,
               let iat = claims["iat"]?.intValue, let exp = claims["exp"]?.intValue
         else { throw .invalidIdToken }
-        guard iat <= now + settings.clockSkew else { throw .invalidIdToken }
-        guard exp > now - settings.clockSkew else { throw .tokenExpired }
         let firebase = claims["firebase"]?.objectValue
-        return Verified(
+        let verified = Verified(
             claims: claims, localId: sub, issuedAt: iat, expiresAt: exp,
             authTime: claims["auth_time"]?.intValue ?? iat,
             signInProvider: firebase?["sign_in_provider"]?.stringValue,
             tenantId: firebase?["tenant"]?.stringValue)
+        try checkTimes(verified, now: now)
+        verifiedTokens.store(.init(verified: verified, kid: kid, key: key.publicKey), for: digest)
+        return verified
+    }
+
+    /// The checks that depend on the time: issued no later than now (with skew), not yet expired.
+    private func checkTimes(_ verified: Verified, now: Int64) throws(AuthError) {
+        guard verified.issuedAt <= now + settings.clockSkew else { throw .invalidIdToken }
+        guard verified.expiresAt > now - settings.clockSkew else { throw .tokenExpired }
     }
 }

@@ -21,12 +21,24 @@ public struct Logger: Sendable {
 
     public func log(_ level: LogLevel, _ message: StaticString, _ metadata: Metadata = []) {
         guard level >= minimumLevel else { return }
-        var line = "{\"ts\":\"\(Self.timestamp())\",\"level\":\"\(level.rawValue)\",\"msg\":\(JSONLogValue.string("\(message)").encoded)"
+        // Built as bytes in one buffer: every request logs a line, and interpolating Strings piece by piece cost
+        // several allocations per field.
+        var line: [UInt8] = []
+        line.reserveCapacity(320)
+        line.append(contentsOf: #"{"ts":""#.utf8)
+        Self.appendTimestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000), to: &line)
+        line.append(contentsOf: #"","level":""#.utf8)
+        line.append(contentsOf: level.rawValue.utf8)
+        line.append(contentsOf: #"","msg":"#.utf8)
+        message.withUTF8Buffer { JSONSerializer.appendString(String(decoding: $0, as: UTF8.self), to: &line) }
         for (key, value) in metadata {
-            line += ",\(JSONLogValue.string(key).encoded):\(value.encoded)"
+            line.append(0x2C)
+            JSONSerializer.appendString(key, to: &line)
+            line.append(0x3A)
+            value.append(to: &line)
         }
-        line += "}\n"
-        sink.write(line)
+        line.append(contentsOf: "}\n".utf8)
+        sink.write(String(decoding: line, as: UTF8.self))
     }
 
     public func info(_ message: StaticString, _ metadata: Metadata = []) { log(.info, message, metadata) }
@@ -35,6 +47,37 @@ public struct Logger: Sendable {
     public func debug(_ message: StaticString, _ metadata: Metadata = []) { log(.debug, message, metadata) }
 
     static func timestamp() -> String { UserInfoJSON.rfc3339(Int64(Date().timeIntervalSince1970 * 1000)) }
+
+    /// `UserInfoJSON.rfc3339` (`2026-12-01T06:15:08.123Z`) written straight into `out`.
+    static func appendTimestamp(milliseconds: Int64, to out: inout [UInt8]) {
+        var time = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(truncatingIfNeeded: rest / divisor % 10) + 0x30)
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        out.append(0x2D)
+        digits(Int(parts.tm_mon) + 1, 2)
+        out.append(0x2D)
+        digits(Int(parts.tm_mday), 2)
+        out.append(0x54)
+        digits(Int(parts.tm_hour), 2)
+        out.append(0x3A)
+        digits(Int(parts.tm_min), 2)
+        out.append(0x3A)
+        digits(Int(parts.tm_sec), 2)
+        out.append(0x2E)
+        digits(Int(milliseconds % 1000), 3)
+        out.append(0x5A)
+    }
 }
 
 /// A metadata value.
@@ -48,18 +91,32 @@ public enum JSONLogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInt
     public init(integerLiteral value: Int64) { self = .int(value) }
 
     var encoded: String {
+        var out: [UInt8] = []
+        append(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the value's JSON text to a log line.
+    func append(to out: inout [UInt8]) {
         switch self {
-        case .string(let s): return JSONSerializer.string(.string(s))
-        case .int(let i): return String(i)
+        case .string(let s): JSONSerializer.appendString(s, to: &out)
+        case .int(let i): JSONSerializer.appendInteger(i, to: &out)
         case .double(let d):
             // Three decimals without String(format:), which is slow on Linux.
-            guard d.isFinite, abs(d) < 1e12 else { return "null" }
+            guard d.isFinite, abs(d) < 1e12 else {
+                out.append(contentsOf: "null".utf8)
+                return
+            }
             let thousandths = Int64((d * 1000).rounded())
-            let sign = thousandths < 0 ? "-" : ""
+            if thousandths < 0 { out.append(0x2D) }
             let magnitude = abs(thousandths)
-            let fraction = String(magnitude % 1000)
-            return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-        case .bool(let b): return b ? "true" : "false"
+            JSONSerializer.appendInteger(magnitude / 1000, to: &out)
+            out.append(0x2E)
+            let fraction = magnitude % 1000
+            out.append(UInt8(fraction / 100) + 0x30)
+            out.append(UInt8(fraction / 10 % 10) + 0x30)
+            out.append(UInt8(fraction % 10) + 0x30)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         }
     }
 }

@@ -32,14 +32,32 @@ struct MetricFamily: Sendable, Hashable {
 enum SeriesValue: Sendable, Equatable {
     case number(Double)
     case histogram(bucketCounts: [UInt64], sum: Double, count: UInt64)
+
+    /// Counts one observation in place. The placeholder assignment leaves the bucket array uniquely referenced,
+    /// so it is updated without a copy.
+    mutating func record(bucket: Int, seconds: Double) {
+        guard case .histogram(var counts, let sum, let count) = self else { return }
+        self = .number(0)
+        counts[bucket] += 1
+        self = .histogram(bucketCounts: counts, sum: sum + seconds, count: count + 1)
+    }
 }
 
 /// Counters and histograms recorded as requests happen. Every update takes one short lock; label values come
 /// from closed sets (operations, statuses, provider ids, error codes), so the number of series stays bounded.
 final class MetricsRegistry: Sendable {
+    /// Identified by the family's name (unique by construction) and the label values: hashing the whole family,
+    /// help text and buckets included, on every update was most of an update's cost.
     private struct SeriesKey: Hashable {
         let family: MetricFamily
         let labels: [String]
+
+        static func == (a: SeriesKey, b: SeriesKey) -> Bool { a.family.name == b.family.name && a.labels == b.labels }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(family.name)
+            hasher.combine(labels)
+        }
     }
 
     private let series = Mutex<[SeriesKey: SeriesValue]>([:])
@@ -55,16 +73,10 @@ final class MetricsRegistry: Sendable {
     func observe(_ family: MetricFamily, _ labels: [String] = [], seconds: Double) {
         precondition(family.kind == .histogram && labels.count == family.labelNames.count)
         let bucket = family.buckets.firstIndex { seconds <= $0 } ?? family.buckets.count
+        let empty = family.buckets.count + 1
         series.withLock { all in
-            let key = SeriesKey(family: family, labels: labels)
-            var counts = [UInt64](repeating: 0, count: family.buckets.count + 1)
-            var sum = 0.0
-            var count: UInt64 = 0
-            if case .histogram(let previous, let previousSum, let previousCount) = all[key] {
-                (counts, sum, count) = (previous, previousSum, previousCount)
-            }
-            counts[bucket] += 1
-            all[key] = .histogram(bucketCounts: counts, sum: sum + seconds, count: count + 1)
+            all[SeriesKey(family: family, labels: labels), default: .histogram(
+                bucketCounts: [UInt64](repeating: 0, count: empty), sum: 0, count: 0)].record(bucket: bucket, seconds: seconds)
         }
     }
 

@@ -48,7 +48,7 @@ struct RouteTable: Sendable {
     }
 
     func lookup(method: String, path: String) -> Lookup {
-        if !path.contains("%"), !path.contains("//"), path.utf8.last != UInt8(ascii: "/") || path == "/",
+        if RouteTable.isPlain(path), path.utf8.last != UInt8(ascii: "/") || path == "/",
            let match = exact[(method == "HEAD" ? "GET" : method) + " " + path] {
             return .matched(match)
         }
@@ -72,6 +72,17 @@ struct RouteTable: Sendable {
             }
         }
         return pathMatched ? .wrongMethod : .unknown
+    }
+
+    /// No percent escape and no empty segment: the path can be matched as it is. A byte scan, because
+    /// `String.contains` on a String goes through Foundation's locale-aware search on Linux.
+    static func isPlain(_ path: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "/") && previous == byte) { return false }
+            previous = byte
+        }
+        return true
     }
 
     static func split(_ path: String) -> [String] {

@@ -15,7 +15,7 @@ struct GatewayResponder: Sendable {
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let started = ContinuousClock.now
-        let requestId = Hex.encode(SecureRandom.bytes(count: 8))
+        let requestId = RequestIDs.next()
         // Every X-Forwarded-For line counts: a proxy may add its own line instead of appending to the client's.
         let forwardedFor = request.headers.values("x-forwarded-for")
         let clientAddress = addresses.resolve(peer: request.remoteAddress,

@@ -15,7 +15,7 @@ public enum JSONSerializer {
         switch value {
         case .null: out.append(contentsOf: Array("null".utf8))
         case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
-        case .int(let i): out.append(contentsOf: Array(String(i).utf8))
+        case .int(let i): appendInteger(i, to: &out)
         case .double(let d):
             if d.isFinite, d.rounded() == d, abs(d) < 1e15 {
                 out.append(contentsOf: Array(String(Int64(d)).utf8))
@@ -60,19 +60,50 @@ public enum JSONSerializer {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func writeString(_ s: String, into out: inout [UInt8]) {
+        appendString(s, to: &out)
+    }
+
+    /// Appends `s` as a JSON string literal (quotes included). Text with nothing to escape, nearly all of it, is
+    /// copied in one piece.
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(0x22)
-        for byte in s.utf8 {
-            switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-            case 0x09: out.append(contentsOf: [0x5C, 0x74])
-            case 0x00..<0x20:
-                out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-            default: out.append(byte)
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true {
+            for byte in s.utf8 {
+                switch byte {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                case 0x00..<0x20:
+                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                default: out.append(byte)
+                }
             }
         }
         out.append(0x22)
+    }
+
+    /// Appends the decimal digits of `value` without building a String.
+    public static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(0x2D) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+        }
     }
 }

@@ -1,0 +1,21 @@
+import Crypto
+import Synchronization
+import WireFormats
+
+/// Request ids (`X-Request-Id`, the `request.id` of log lines): 16 hex digits that tie a response to its log lines.
+///
+/// Drawing 8 bytes from OpenSSL's generator for each one cost 3% of an `accounts:lookup`. An id is now a keyed
+/// SipHash (Swift's `Hasher`) of a per-process counter and 64 random bits drawn once at start-up: as unpredictable
+/// to clients and as unlikely to repeat as 64 random bits, without a call into the generator per request.
+enum RequestIDs {
+    private static let key: UInt64 = SecureRandom.bytes(count: 8).reduce(0) { $0 << 8 | UInt64($1) }
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next() -> String {
+        var hasher = Hasher()
+        hasher.combine(key)
+        hasher.combine(counter.add(1, ordering: .relaxed).newValue)
+        let value = UInt64(bitPattern: Int64(hasher.finalize()))
+        return Hex.encode(withUnsafeBytes(of: value.bigEndian) { Array($0) })
+    }
+}

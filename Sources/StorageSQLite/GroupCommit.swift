@@ -1,0 +1,140 @@
+import AuthCore
+import Storage
+import Synchronization
+
+/// One caller's write transaction, waiting for the writer.
+struct QueuedWrite: Sendable {
+    /// Runs the caller's body inside the open transaction. Returns how to deliver its result, which happens only
+    /// once the transaction holding it has committed; throws the body's error.
+    let apply: @Sendable (SQLiteTransaction) throws -> @Sendable () -> Void
+    /// Delivers a failure: the body's own error, or a failure of the commit that was to make it durable.
+    let fail: @Sendable (any Error) -> Void
+}
+
+/// Group commit: write transactions that queue up while the writer is busy run one after another inside a
+/// single SQLite transaction, each in its own savepoint, and are committed together.
+///
+/// Why: under load every sign-up or refresh is a small write, and a transaction of its own costs BEGIN, COMMIT,
+/// a WAL append of every page it touched (the same few pages each time) and a thread wake-up. Together they
+/// cost these once per batch. Nothing waits to form a batch: the writer takes whatever queued while the last one
+/// ran, so a lone write is committed as soon as the writer is free, as before.
+///
+/// What callers see is unchanged. The bodies run serially in arrival order, each seeing the ones before it, as
+/// separate transactions would. A body that throws is rolled back to its savepoint alone and gets its own
+/// error. No result is delivered before the COMMIT that contains it has returned, so an acknowledged write is
+/// in the WAL exactly as before (same `synchronous` setting: it survives the process being killed). When the
+/// COMMIT fails, or SQLite rolls the whole transaction back by itself (a full disk, an I/O error), every
+/// body of the batch that had succeeded gets that failure instead: nothing of it was acknowledged.
+final class GroupCommit: Sendable {
+    /// The most bodies in one transaction, so one batch cannot hold the writer (and its callers) for long.
+    static let maximumBatch = 64
+
+    private struct Queue {
+        var waiting: [QueuedWrite] = []
+        var isDraining = false
+    }
+
+    private let writer: Mutex<Connection>
+    private let pool: WorkerPool
+    private let queue = Mutex(Queue())
+
+    init(writer: Connection, pool: WorkerPool) {
+        self.writer = Mutex(writer)
+        self.pool = pool
+    }
+
+    /// Runs `body` with the writer connection outside any batch (closing the store).
+    func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        try writer.withLock { try body($0) }
+    }
+
+    /// Queues `write`; the writer thread is woken only when it is not already draining the queue.
+    func enqueue(_ write: QueuedWrite) {
+        let startsDrain = queue.withLock { queue -> Bool in
+            queue.waiting.append(write)
+            guard !queue.isDraining else { return false }
+            queue.isDraining = true
+            return true
+        }
+        if startsDrain { pool.submit { self.drain() } }
+    }
+
+    /// Runs batches until the queue is empty (on the writer pool's thread).
+    private func drain() {
+        while true {
+            let batch = queue.withLock { queue -> [QueuedWrite] in
+                guard !queue.waiting.isEmpty else {
+                    queue.isDraining = false
+                    return []
+                }
+                let count = min(queue.waiting.count, Self.maximumBatch)
+                let batch = Array(queue.waiting.prefix(count))
+                queue.waiting.removeFirst(count)
+                return batch
+            }
+            if batch.isEmpty { return }
+            writer.withLock { connection in commit(batch, on: connection) }
+        }
+    }
+
+    private func commit(_ batch: [QueuedWrite], on connection: Connection) {
+        var pending = batch[...]
+        while !pending.isEmpty {
+            pending = commitPrefix(of: pending, on: connection)
+        }
+    }
+
+    /// Runs bodies from the front of `writes` in one transaction and commits it. Returns the bodies it did not
+    /// reach: those after one whose failure took the whole transaction with it, to run in a fresh one.
+    private func commitPrefix(of writes: ArraySlice<QueuedWrite>, on connection: Connection) -> ArraySlice<QueuedWrite> {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            for write in writes { write.fail(error) }
+            return []
+        }
+        var succeeded: [(write: QueuedWrite, deliver: @Sendable () -> Void)] = []
+        var index = writes.startIndex
+        while index < writes.endIndex {
+            let write = writes[index]
+            index += 1
+            do {
+                try connection.execute("SAVEPOINT group_commit_item")
+                let deliver = try write.apply(SQLiteTransaction(connection: connection))
+                try connection.execute("RELEASE group_commit_item")
+                succeeded.append((write, deliver))
+            } catch {
+                write.fail(error)
+                guard undo(toSavepointOn: connection) else {
+                    // The transaction is gone, and with it every earlier body's changes: none was acknowledged.
+                    connection.rollBack()
+                    for done in succeeded { done.write.fail(Self.lostTransaction) }
+                    return writes[index...]
+                }
+            }
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            connection.rollBack()
+            for done in succeeded { done.write.fail(error) }
+            return []
+        }
+        for done in succeeded { done.deliver() }
+        return []
+    }
+
+    /// Undoes the last body's changes, keeping the transaction. False when there is no transaction left to keep.
+    private func undo(toSavepointOn connection: Connection) -> Bool {
+        guard connection.isInTransaction else { return false }
+        do {
+            try connection.execute("ROLLBACK TO group_commit_item")
+            try connection.execute("RELEASE group_commit_item")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    static let lostTransaction = StoreError.unavailable("SQLite rolled back a group of write transactions")
+}
