@@ -1,22 +1,6 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 @testable import GatehouseAuth
 import Testing
-
-/// Counts the requests an `Auth` sends, by path.
-final class CountingTransport: AuthHTTPTransport, @unchecked Sendable {
-    private let inner = URLSessionTransport()
-    private let counts = Locked<[String: Int]>([:])
-
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        counts.withLock { $0[request.url?.path ?? "", default: 0] += 1 }
-        return try await inner.send(request)
-    }
-
-    var refreshes: Int { counts.current["/securetoken.googleapis.com/v1/token"] ?? 0 }
-}
 
 extension ClientTests {
     @Suite("Sessions: ID tokens refreshed before expiry and on demand, across expiry, and ended by the gateway")
@@ -25,14 +9,14 @@ extension ClientTests {
         func refreshAcrossExpiry() async throws {
             let environment = try ClientEnvironment.shared
             var configuration = environment.configuration(.short)
-            let transport = CountingTransport()
+            let transport = ControlledTransport()
             configuration.transport = transport
             configuration.tokenRefreshMargin = 1
             let auth = try Auth(configuration: configuration)
             let user = try await auth.signInAnonymously().user
             let first = try await user.getIDTokenResult()
             #expect(first.expirationDate.timeIntervalSince(first.issuedAtDate) == ClientEnvironment.shortTokenLifetime)
-            let refreshesBefore = transport.refreshes
+            let refreshesBefore = transport.sent(.token)
 
             // (That a token is reused while it is fresh is checked with an injected clock below: with 8-second tokens a
             // loaded machine could make any "still fresh" check here fail.)
@@ -41,7 +25,7 @@ extension ClientTests {
             #expect(refused.status == 400 && refused.errorMessage.hasPrefix("TOKEN_EXPIRED"))
             // The stored token has expired: reload must renew it first, or the gateway would refuse the lookup.
             try await user.reload()
-            #expect(transport.refreshes > refreshesBefore)
+            #expect(transport.sent(.token) > refreshesBefore)
             let second = try await user.getIDTokenResult()
             #expect(second.token != first.token && second.expirationDate > Date())
             #expect(try await environment.api(.short).lookup(idToken: second.token).status == 200)
@@ -51,7 +35,7 @@ extension ClientTests {
         func refreshBeforeExpiry() async throws {
             let environment = try ClientEnvironment.shared
             let offset = Locked<TimeInterval>(0)
-            let transport = CountingTransport()
+            let transport = ControlledTransport()
             var configuration = environment.configuration()
             configuration.clock = { Date().addingTimeInterval(offset.current) }
             configuration.transport = transport
@@ -59,13 +43,13 @@ extension ClientTests {
             let first = try await user.getIDToken()
             // Ten minutes before the margin: still fresh (the slack covers a slow machine between these lines).
             offset.withLock { $0 = 3600 - 300 - 600 }
-            #expect(try await user.getIDToken() == first && transport.refreshes == 0)
+            #expect(try await user.getIDToken() == first && transport.sent(.token) == 0)
             offset.withLock { $0 = 3600 - 300 + 1 }
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<16 { group.addTask { try await user.getIDToken() } }
                 return try await group.reduce(into: [String]()) { $0.append($1) }
             }
-            #expect(transport.refreshes == 1)
+            #expect(transport.sent(.token) == 1)
             #expect(Set(tokens).count == 1)
             // The old token had not expired: the gateway still takes it.
             #expect(try await environment.api().lookup(idToken: first).status == 200)
@@ -74,14 +58,14 @@ extension ClientTests {
         @Test("getIDToken(forcingRefresh:) always asks the gateway; custom claims set by an admin show up")
         func forcedRefreshAndClaims() async throws {
             let environment = try ClientEnvironment.shared
-            let transport = CountingTransport()
+            let transport = ControlledTransport()
             var configuration = environment.configuration()
             configuration.transport = transport
             let user = try await Auth(configuration: configuration).signInAnonymously().user
             try await environment.api().adminUpdate(user.uid, ["customAttributes": #"{"role":"editor","level":3}"#])
             #expect(try await user.getIDTokenResult().claims["role"] == nil)
             let result = try await user.getIDTokenResult(forcingRefresh: true)
-            #expect(transport.refreshes == 1)
+            #expect(transport.sent(.token) == 1)
             #expect(result.claims["role"] as? String == "editor" && (result.claims["level"] as? NSNumber)?.intValue == 3)
         }
 
