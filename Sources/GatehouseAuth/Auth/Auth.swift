@@ -93,11 +93,15 @@ public final class Auth: Sendable {
         }
     }
 
-    /// Stores the session of `user` again after its tokens or profile changed, if it is still the current user.
-    /// A failing store keeps the new session in memory only.
-    func sessionChanged(_ user: User) {
-        guard currentUser === user else { return }
-        try? store(user)
+    /// Applies `change` to the session of `user` and stores the result if `user` is still the current user, as one
+    /// step: a sign-out, a sign-in or a session ended meanwhile can neither come between nor be undone by it. A
+    /// failing store keeps the new session in memory only.
+    func sessionChanged<Result>(_ user: User, applying change: () -> Result) -> Result {
+        listeners.change {
+            let result = change()
+            if currentUser === user { try? store(user) }
+            return (result, .unchanged)
+        }
     }
 
     /// Signs `user` out if it is still the current user (its session ended at the gateway).

@@ -30,17 +30,22 @@ extension User {
     /// Replaces the session with one the gateway just issued for this user (after a link, a reauthentication, or a
     /// change of password or email) and stores it.
     func adopt(_ tokens: TokenPair, profile: UserProfile? = nil) {
-        state.withLock { state in
+        changeSession { state in
             state.tokens = tokens
             state.generation += 1
             if let profile { state.profile = profile }
         }
-        auth?.sessionChanged(self)
     }
 
     func adopt(_ profile: UserProfile) {
-        state.withLock { $0.profile = profile }
-        auth?.sessionChanged(self)
+        changeSession { $0.profile = profile }
+    }
+
+    /// Changes the session and stores it as one step of the `Auth` (see `Auth.sessionChanged(_:applying:)`).
+    @discardableResult
+    func changeSession<Result>(_ change: (inout UserState) -> Result) -> Result {
+        guard let auth else { return state.withLock(change) }
+        return auth.sessionChanged(self) { state.withLock(change) }
     }
 
     private enum Next {
@@ -72,7 +77,7 @@ extension User {
             guard let tokens = TokenPair(refresh: response, receivedAt: configuration.clock()) else {
                 throw AuthError(.internalError, "The gateway's token answer has no id_token and refresh_token.")
             }
-            let kept = state.withLock { state -> TokenPair in
+            return changeSession { state -> TokenPair in
                 state.refreshing = nil
                 if state.generation == generation {
                     state.tokens = tokens
@@ -80,8 +85,6 @@ extension User {
                 }
                 return state.tokens
             }
-            auth?.sessionChanged(self)
-            return kept
         } catch {
             state.withLock { $0.refreshing = nil }
             if let error = error as? AuthError, Self.endsSession(error.code) { auth?.endSession(of: self) }
