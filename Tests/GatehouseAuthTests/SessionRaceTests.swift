@@ -37,5 +37,42 @@ extension ClientTests {
             #expect(auth.currentUser == nil)
             #expect(try store.load(key: auth.configuration.sessionKey) == nil)
         }
+
+        @Test("a request refused for a token that a concurrent password change ended is retried with the new token")
+        func staleRefusalIsRetried() async throws {
+            let transport = ControlledTransport()
+            let (auth, user) = try await Self.passwordUser(transport)
+            // ID tokens are revoked in whole seconds: the first one must be older than the change's second.
+            try await Task.sleep(for: .seconds(1.1))
+            let lookup = transport.hold(.lookup, .beforeSending)
+            let reload = Task { try await user.reload() }
+            try await lookup.reached()
+            try await user.updatePassword(to: "race-pass-2")
+            lookup.release()
+            try await reload.value
+            #expect(transport.refused(.lookup) == 1, "the held lookup was sent with the ended token")
+            #expect(auth.currentUser === user)
+        }
+
+        @Test("a refresh refused because a concurrent password change revoked its refresh token keeps the new session")
+        func staleRefreshRefusal() async throws {
+            let transport = ControlledTransport()
+            let store = InMemorySessionStore()
+            let (auth, user) = try await Self.passwordUser(transport, store: store)
+            let update = transport.hold(.update, .withAnswer)
+            let change = Task { try await user.updatePassword(to: "race-pass-2") }
+            try await update.reached()  // the password changed at the gateway: the old refresh token is revoked
+            let token = transport.hold(.token, .withAnswer)
+            let refresh = Task { try await user.getIDToken(forcingRefresh: true) }
+            try await token.reached()  // refused at the gateway, not yet seen by the library
+            update.release()
+            try await change.value  // the new session is the user's
+            token.release()
+            let refreshed = try await refresh.value
+            #expect(transport.refused(.token) == 1, "the refresh was sent with the revoked token")
+            #expect(auth.currentUser === user && refreshed == user.tokenPair.idToken)
+            #expect(try store.load(key: auth.configuration.sessionKey) != nil)
+            #expect(try await ClientEnvironment.shared.api().lookup(idToken: refreshed).status == 200)
+        }
     }
 }

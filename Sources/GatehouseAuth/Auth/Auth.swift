@@ -104,17 +104,21 @@ public final class Auth: Sendable {
         }
     }
 
-    /// Signs `user` out if it is still the current user (its session ended at the gateway).
-    func endSession(of user: User) {
-        listeners.deliver {
+    /// Signs `user` out if it is still the current user (its session ended at the gateway). With `generation`, only
+    /// if the refused tokens are still the user's (the generation they had): false when a newer session replaced
+    /// them meanwhile, which stands.
+    @discardableResult
+    func endSession(of user: User, generation: Int? = nil) -> Bool {
+        listeners.change {
+            if let generation, user.state.current.generation != generation { return (false, .unchanged) }
             let ended = current.withLock { current -> Bool in
                 guard current === user else { return false }
                 current = nil
                 return true
             }
-            guard ended else { return .unchanged }
+            guard ended else { return (true, .unchanged) }
             try? removeStoredSession()
-            return .current(nil)
+            return (true, .current(nil))
         }
     }
 

@@ -46,10 +46,19 @@ public final class User: Sendable {
 struct UserState {
     var tokens: TokenPair
     var profile: UserProfile
-    /// Counts replacements of `tokens`, so a refresh that finishes after a newer session was adopted is dropped.
+    /// Counts replacements of `tokens`: an answer (a refresh, or a refusal) for tokens that a newer session has
+    /// replaced meanwhile is not applied to the newer one.
     var generation = 0
     /// The refresh in flight: every caller that needs a new token waits for this one request.
-    var refreshing: Task<TokenPair, any Error>?
+    var refreshing: Task<SessionTokens, any Error>?
+
+    var session: SessionTokens { SessionTokens(tokens: tokens, generation: generation) }
+}
+
+/// Tokens with the generation they had when they were taken.
+struct SessionTokens: Sendable {
+    let tokens: TokenPair
+    let generation: Int
 }
 
 /// A user refers to its `Auth` weakly: `Auth` holds its current user.
