@@ -74,5 +74,24 @@ extension ClientTests {
             #expect(try store.load(key: auth.configuration.sessionKey) != nil)
             #expect(try await ClientEnvironment.shared.api().lookup(idToken: refreshed).status == 200)
         }
+
+        @Test("a network failure during a refresh keeps the user and the stored session; the next refresh works")
+        func networkFailureDuringRefresh() async throws {
+            let transport = ControlledTransport()
+            let store = InMemorySessionStore()
+            let (auth, user) = try await Self.passwordUser(transport, store: store)
+            let before = try await user.getIDToken()
+            transport.setFailing(.token, true)
+            let error = await authError { _ = try await user.getIDToken(forcingRefresh: true) }
+            #expect(error?.code == .networkError)
+            #expect(auth.currentUser === user && user.tokenPair.idToken == before)
+            #expect(try store.load(key: auth.configuration.sessionKey) != nil)
+            #expect(try Auth(configuration: auth.configuration).currentUser?.uid == user.uid)
+            transport.setFailing(.token, false)
+            // (Within one second the new ID token may equal the old one: same claims, same signature.)
+            let after = try await user.getIDToken(forcingRefresh: true)
+            #expect(transport.sent(.token) == 1 && transport.refused(.token) == 0)
+            #expect(try await ClientEnvironment.shared.api().lookup(idToken: after).status == 200)
+        }
     }
 }
