@@ -55,6 +55,24 @@ extension ClientTests {
             #expect(try await environment.api().lookup(idToken: first).status == 200)
         }
 
+        @Test("with short-lived tokens the margin is at most half the lifetime: a fresh token is reused, not refreshed")
+        func marginOfShortLivedTokens() async throws {
+            let environment = try ClientEnvironment.shared
+            let start = Date()
+            let offset = Locked<TimeInterval>(0)
+            let transport = ControlledTransport()
+            var configuration = environment.configuration(.short)  // 8-second tokens, the default margin of 300 s
+            configuration.clock = { start.addingTimeInterval(offset.current) }
+            configuration.transport = transport
+            let user = try await Auth(configuration: configuration).signInAnonymously().user
+            let first = try await user.getIDToken()
+            offset.withLock { $0 = ClientEnvironment.shortTokenLifetime / 2 - 1 }
+            #expect(try await user.getIDToken() == first && transport.sent(.token) == 0)
+            offset.withLock { $0 = ClientEnvironment.shortTokenLifetime / 2 + 0.5 }
+            _ = try await user.getIDToken()
+            #expect(transport.sent(.token) == 1)
+        }
+
         @Test("getIDToken(forcingRefresh:) always asks the gateway; custom claims set by an admin show up")
         func forcedRefreshAndClaims() async throws {
             let environment = try ClientEnvironment.shared
