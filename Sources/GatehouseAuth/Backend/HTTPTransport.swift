@@ -13,7 +13,16 @@ public protocol AuthHTTPTransport: Sendable {
 public struct URLSessionTransport: AuthHTTPTransport {
     public let session: URLSession
 
-    public init(session: URLSession = .shared) {
+    /// The library's own session: ephemeral (no cookies, no cache, nothing shared with the app's other requests),
+    /// and redirects are never followed.
+    public init() {
+        session = GatewaySession.shared
+    }
+
+    /// Your own session (a delegate that pins the gateway's certificate, a proxy, metrics). Give it a delegate that
+    /// refuses redirects (`willPerformHTTPRedirection` answering nil), as the default does: a session that follows
+    /// one sends the request body on to wherever it points, before the library refuses the answer.
+    public init(session: URLSession) {
         self.session = session
     }
 
