@@ -91,7 +91,7 @@ extension ErrorScenario {
         },
         ErrorScenario(gatewayCode: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", expected: .requiresRecentLogin) { environment in
             let (_, user, _) = try await environment.passwordUser(.short)
-            try await Task.sleep(for: .seconds(2.2))
+            try await Task.sleep(for: .seconds(ClientEnvironment.recentSignInSeconds + 1.2))
             try await user.updatePassword(to: "later-pass-1")
         },
         ErrorScenario(gatewayCode: "TOKEN_EXPIRED", expected: .userTokenExpired) { environment in
