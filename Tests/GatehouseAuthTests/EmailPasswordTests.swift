@@ -24,7 +24,7 @@ extension ClientTests {
         func verifyEmail() async throws {
             let environment = try ClientEnvironment.shared
             let (auth, user, email) = try await environment.passwordUser()
-            var settings = ActionCodeSettings()
+            let settings = ActionCodeSettings()
             settings.url = URL(string: "https://app.example.com/verified")
             try await user.sendEmailVerification(with: settings)
             let mail = try await environment.mail(to: email)

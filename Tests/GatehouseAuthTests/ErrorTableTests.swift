@@ -153,13 +153,13 @@ extension ErrorScenario {
             try await environment.auth().applyActionCode("")
         },
         ErrorScenario(gatewayCode: "UNAUTHORIZED_DOMAIN", expected: .unauthorizedDomain) { environment in
-            var settings = ActionCodeSettings()
+            let settings = ActionCodeSettings()
             settings.url = URL(string: "https://phishing.example.net/")
             let (auth, _, email) = try await environment.passwordUser()
             try await auth.sendPasswordReset(withEmail: email, actionCodeSettings: settings)
         },
         ErrorScenario(gatewayCode: "INVALID_CONTINUE_URI", expected: .invalidContinueURI) { environment in
-            var settings = ActionCodeSettings()
+            let settings = ActionCodeSettings()
             settings.url = URL(string: "myapp://open")
             let (auth, _, email) = try await environment.passwordUser()
             try await auth.sendPasswordReset(withEmail: email, actionCodeSettings: settings)

@@ -1,0 +1,22 @@
+import Foundation
+@testable import GatehouseAuth
+import Testing
+
+/// Code written for FirebaseAuth, as its samples and documentation spell it: it must compile against this
+/// library unchanged (most of these checks are the compiler's).
+@Suite("FirebaseAuth's spellings: code ported from it compiles and means the same")
+struct PortingTests {
+    @Test("ActionCodeSettings is a class set up after init, as in Firebase's email-link sample")
+    func actionCodeSettings() {
+        let actionCodeSettings = ActionCodeSettings()
+        actionCodeSettings.url = URL(string: "https://app.example.com/finish")
+        actionCodeSettings.handleCodeInApp = true
+        actionCodeSettings.setIOSBundleID("com.example.app")
+        actionCodeSettings.setAndroidPackageName("com.example.android", installIfNotAvailable: false, minimumVersion: "12")
+        let fields = actionCodeSettings.fields
+        #expect(fields["continueUrl"] as? String == "https://app.example.com/finish" && fields["canHandleCodeInApp"] as? Bool == true)
+        #expect(fields["iOSBundleId"] as? String == "com.example.app" && fields["androidPackageName"] as? String == "com.example.android")
+        #expect(fields["androidInstallApp"] as? Bool == false && fields["androidMinimumVersion"] as? String == "12")
+        #expect(actionCodeSettings.iOSBundleID == "com.example.app")
+    }
+}
