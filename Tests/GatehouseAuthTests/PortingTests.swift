@@ -19,4 +19,11 @@ struct PortingTests {
         #expect(fields["androidInstallApp"] as? Bool == false && fields["androidMinimumVersion"] as? String == "12")
         #expect(actionCodeSettings.iOSBundleID == "com.example.app")
     }
+
+    @Test("verifyPhoneNumber takes FirebaseAuth's uiDelegate label (nil: there is no reCAPTCHA page)")
+    func verifyPhoneNumberSpelling() {
+        // Only the compiler checks this: the calls are made, with a gateway, in the phone tests.
+        let spelled: (PhoneAuthProvider) async throws -> String = { try await $0.verifyPhoneNumber("+15555550100", uiDelegate: nil) }
+        _ = spelled
+    }
 }
