@@ -20,6 +20,15 @@ struct PortingTests {
         #expect(actionCodeSettings.iOSBundleID == "com.example.app")
     }
 
+    @Test("OAuthProvider.credential(withProviderID:idToken:accessToken:) carries both tokens and no nonce")
+    func oauthCredentialWithAccessToken() {
+        let credential = OAuthProvider.credential(withProviderID: "google.com", idToken: "id-token", accessToken: "access-token")
+        #expect(credential.provider == "google.com" && credential.idToken == "id-token" && credential.accessToken == "access-token")
+        #expect(credential.rawNonce == nil)
+        guard case .idp(let fields) = credential.payload else { Issue.record("not a signInWithIdp credential"); return }
+        #expect(fields.map(\.0) == ["id_token", "access_token"])
+    }
+
     @Test("verifyPhoneNumber takes FirebaseAuth's uiDelegate label (nil: there is no reCAPTCHA page)")
     func verifyPhoneNumberSpelling() {
         // Only the compiler checks this: the calls are made, with a gateway, in the phone tests.
