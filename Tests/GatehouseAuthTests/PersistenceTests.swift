@@ -27,7 +27,8 @@ extension ClientTests {
 
             let second = try environment.auth(store: store)
             let restored = try #require(second.currentUser)
-            #expect(restored.uid == apple.uid && restored.email == apple.email && restored.providerData == apple.providerData)
+            func entries(_ user: User) -> [String] { user.providerData.map { "\($0.providerID) \($0.uid) \($0.email ?? "-")" } }
+            #expect(restored.uid == apple.uid && restored.email == apple.email && entries(restored) == entries(apple))
             #expect(restored.metadata == apple.metadata && restored.refreshToken == apple.refreshToken)
             let seen = Locked<[String?]>([])
             second.addStateDidChangeListener { _, user in seen.withLock { $0.append(user?.uid) } }

@@ -29,6 +29,15 @@ struct PortingTests {
         #expect(fields.map(\.0) == ["id_token", "access_token"])
     }
 
+    @Test("providerData is [UserInfo], and a User is a UserInfo, as in FirebaseAuth")
+    func userInfo() {
+        func describe(_ info: any UserInfo) -> String { "\(info.providerID)/\(info.uid)/\(info.email ?? "-")" }
+        func providers(of infos: [any UserInfo]) -> [String] { infos.map(describe) }
+        let entry = ProviderUserInfo(providerID: "apple.com", uid: "sub-1", displayName: nil, email: "a@example.com",
+                                     phoneNumber: nil, photoURL: nil)
+        #expect(providers(of: [entry]) == ["apple.com/sub-1/a@example.com"])
+    }
+
     @Test("verifyPhoneNumber takes FirebaseAuth's uiDelegate label (nil: there is no reCAPTCHA page)")
     func verifyPhoneNumberSpelling() {
         // Only the compiler checks this: the calls are made, with a gateway, in the phone tests.
