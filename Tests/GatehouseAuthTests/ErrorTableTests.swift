@@ -256,6 +256,7 @@ extension ClientTests {
             closed.gatewayURL = URL(string: "http://127.0.0.1:9")!
             let unreachable = await authError { try await Auth(configuration: closed).signInAnonymously() }
             #expect(unreachable?.code == .networkError && unreachable?.gatewayCode == nil)
+            #expect(((unreachable.map { $0 as NSError })?.userInfo[NSUnderlyingErrorKey] as? NSError)?.domain == NSURLErrorDomain)
 
             let appleURL = try #require((environment.standIns.sections["apple"] as? [String: Any])?["baseUrl"] as? String)
             var notAGateway = environment.configuration()

@@ -84,6 +84,10 @@ extension ClientTests {
             transport.setFailing(.token, true)
             let error = await authError { _ = try await user.getIDToken(forcingRefresh: true) }
             #expect(error?.code == .networkError)
+            // The transport's error, under NSUnderlyingErrorKey as FirebaseAuth puts it.
+            let underlying = (error.map { $0 as NSError })?.userInfo[NSUnderlyingErrorKey] as? NSError
+            #expect(underlying?.domain == NSURLErrorDomain && underlying?.code == NSURLErrorNotConnectedToInternet)
+            #expect((error?.underlyingError as? URLError)?.code == .notConnectedToInternet)
             #expect(auth.currentUser === user && user.tokenPair.idToken == before)
             #expect(try store.load(key: auth.configuration.sessionKey) != nil)
             #expect(try Auth(configuration: auth.configuration).currentUser?.uid == user.uid)

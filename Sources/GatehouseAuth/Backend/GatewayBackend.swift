@@ -49,7 +49,7 @@ struct GatewayBackend: Sendable {
         } catch let error as AuthError {
             throw error
         } catch {
-            throw AuthError(.networkError, "The gateway could not be reached: \(error.localizedDescription)")
+            throw AuthError(.networkError, "The gateway could not be reached: \(error.localizedDescription)", underlyingError: error)
         }
         if let problem = Self.redirectProblem(request: url, response: response) { throw problem }
         let parsed = GatewayResponse(json: data)
