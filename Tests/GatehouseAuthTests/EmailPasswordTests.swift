@@ -62,9 +62,10 @@ extension ClientTests {
             let (auth, user, email) = try await environment.passwordUser(password: "before-pass-1")
             let otherDevice = try environment.auth()
             let other = try await otherDevice.signIn(withEmail: email, password: "before-pass-1").user
-            let tokenBefore = try await user.getIDToken()
+            let refreshTokenBefore = user.refreshToken
             try await user.updatePassword(to: "after-pass-1")
-            #expect(try await user.getIDToken() != tokenBefore)
+            // A new session: a new refresh token (the ID token can be the same bytes when minted in the same second).
+            #expect(user.refreshToken != refreshTokenBefore)
             try await user.reload()
             #expect(auth.currentUser === user)
             let ended = await authError { _ = try await other.getIDToken(forcingRefresh: true) }
