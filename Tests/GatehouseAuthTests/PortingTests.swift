@@ -36,6 +36,8 @@ struct PortingTests {
         let entry = ProviderUserInfo(providerID: "apple.com", uid: "sub-1", displayName: nil, email: "a@example.com",
                                      phoneNumber: nil, photoURL: nil)
         #expect(providers(of: [entry]) == ["apple.com/sub-1/a@example.com"])
+        func asUserInfo(_ user: User) -> any UserInfo { user }
+        _ = asUserInfo
     }
 
     @Test("verifyPhoneNumber takes FirebaseAuth's uiDelegate label (nil: there is no reCAPTCHA page)")
