@@ -30,7 +30,7 @@ func authWithPlantedSession(_ environment: ClientEnvironment, uid: String, idTok
     let configuration = environment.configuration(store: store)
     let session = StoredSession(gateway: configuration.gatewayURL,
                                 tokens: TokenPair(idToken: idToken, refreshToken: refreshToken, expirationDate: expires),
-                                profile: UserProfile(uid: uid))
+                                profile: try #require(UserProfile(lookup: GatewayResponse(["localId": uid]))))
     try store.save(try session.encoded(), key: configuration.sessionKey)
     return try Auth(configuration: configuration)
 }

@@ -39,16 +39,6 @@ struct UserProfile: Sendable, Codable, Equatable {
     var providerData: [ProviderUserInfo]
     var metadata: UserMetadata
 
-    /// Before the first lookup: only the uid (and whatever the sign-in answer said).
-    init(uid: String, email: String? = nil, displayName: String? = nil) {
-        self.uid = uid
-        self.email = email
-        self.displayName = displayName
-        isEmailVerified = false
-        providerData = []
-        metadata = UserMetadata(creationDate: nil, lastSignInDate: nil)
-    }
-
     /// From `users[0]` of an `accounts:lookup` answer.
     init?(lookup user: GatewayResponse) {
         guard let uid = user.string("localId") else { return nil }
