@@ -3,6 +3,8 @@ import Foundation
 /// `application/x-www-form-urlencoded`, as `signInWithIdp`'s `postBody` and the token endpoint take it: every
 /// byte but the unreserved ones percent-encoded, so `+`, `&` and `=` inside values (Mini App data) survive.
 enum FormEncoding {
+    private static let hexDigits = Array("0123456789ABCDEF")
+
     static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
@@ -15,8 +17,7 @@ enum FormEncoding {
                  UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                let hex = Array("0123456789ABCDEF")
-                out += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0f)])
+                out += "%" + String(hexDigits[Int(byte >> 4)]) + String(hexDigits[Int(byte & 0x0f)])
             }
         }
         return out
