@@ -87,6 +87,30 @@ extension ClientTests {
             #expect(result.claims["role"] as? String == "editor" && (result.claims["level"] as? NSNumber)?.intValue == 3)
         }
 
+        @Test("a refreshed ID token for another project is refused (invalidConfiguration), and the session keeps its tokens")
+        func refreshedTokenOfAnotherProject() async throws {
+            let environment = try ClientEnvironment.shared
+            let transport = ControlledTransport()
+            var configuration = environment.configuration()
+            configuration.transport = transport
+            let auth = try Auth(configuration: configuration)
+            let user = try await auth.signInAnonymously().user
+            let before = user.tokenPair
+            // The token endpoint's answer with an ID token minted for another project (the claims are all the client reads).
+            let now = Int(Date().timeIntervalSince1970)
+            let claims = #"{"aud":"another-project","iat":\#(now),"exp":\#(now + 3600),"sub":"\#(user.uid)"}"#
+            let foreign = "eyJhbGciOiJSUzI1NiJ9." + Data(claims.utf8).base64EncodedString()
+                .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") + ".c2ln"
+            transport.rewriteAnswers(of: .token) { data in
+                guard var answer = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return data }
+                answer["id_token"] = foreign
+                return (try? JSONSerialization.data(withJSONObject: answer)) ?? data
+            }
+            let error = await authError { _ = try await user.getIDToken(forcingRefresh: true) }
+            #expect(error?.code == .invalidConfiguration && error?.message.contains("another-project") == true)
+            #expect(user.tokenPair == before && auth.currentUser === user)
+        }
+
         @Test("a session the gateway ended (an admin's revocation) signs the user out: userTokenExpired")
         func revokedSession() async throws {
             let environment = try ClientEnvironment.shared

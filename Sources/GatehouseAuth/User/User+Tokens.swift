@@ -92,6 +92,7 @@ extension User {
             guard let tokens = TokenPair(refresh: response, receivedAt: configuration.clock()) else {
                 throw AuthError(.internalError, "The gateway's token answer has no id_token and refresh_token.")
             }
+            try configuration.checkAudience(of: tokens.idToken)
             return changeSession { state -> SessionTokens in
                 state.refreshing = nil
                 if state.generation == generation {

@@ -5,8 +5,8 @@ import FoundationNetworking
 @testable import GatehouseAuth
 
 /// The library's default transport with the test in control: it counts the requests and refusals per route, can
-/// fail a route as a dead network would, and can hold one request of a route (before it is sent, or with its
-/// answer) until the test releases it, to put concurrent calls in a chosen order.
+/// fail a route as a dead network would, change a route's answers, and hold one request of a route (before it is
+/// sent, or with its answer) until the test releases it, to put concurrent calls in a chosen order.
 final class ControlledTransport: AuthHTTPTransport, @unchecked Sendable {
     enum Route: String, Sendable {
         case lookup = "/identitytoolkit.googleapis.com/v1/accounts:lookup"
@@ -42,6 +42,7 @@ final class ControlledTransport: AuthHTTPTransport, @unchecked Sendable {
     private let inner = URLSessionTransport()
     private let holds = Locked<[Hold]>([])
     private let failing = Locked<Set<Route>>([])
+    private let rewrites = Locked<[Route: @Sendable (Data) -> Data]>([:])
     private let counts = Locked<[String: (sent: Int, refused: Int)]>([:])
 
     /// Holds the next request of `route`.
@@ -56,6 +57,11 @@ final class ControlledTransport: AuthHTTPTransport, @unchecked Sendable {
         failing.withLock { if fails { $0.insert(route) } else { $0.remove(route) } }
     }
 
+    /// From now on the answers of `route` reach the library as `rewrite` makes them.
+    func rewriteAnswers(of route: Route, _ rewrite: @escaping @Sendable (Data) -> Data) {
+        rewrites.withLock { $0[route] = rewrite }
+    }
+
     func sent(_ route: Route) -> Int { counts.current[route.rawValue]?.sent ?? 0 }
     /// Answers of `route` with a status other than 2xx.
     func refused(_ route: Route) -> Int { counts.current[route.rawValue]?.refused ?? 0 }
@@ -68,7 +74,8 @@ final class ControlledTransport: AuthHTTPTransport, @unchecked Sendable {
         }
         if let hold, hold.moment == .beforeSending { try await hold.pass() }
         if let route = Route(rawValue: path), failing.current.contains(route) { throw URLError(.notConnectedToInternet) }
-        let (data, response) = try await inner.send(request)
+        var (data, response) = try await inner.send(request)
+        if let route = Route(rawValue: path), let rewrite = rewrites.current[route] { data = rewrite(data) }
         counts.withLock { counts in
             counts[path, default: (0, 0)].sent += 1
             if !(200..<300).contains(response.statusCode) { counts[path, default: (0, 0)].refused += 1 }
