@@ -37,6 +37,20 @@ extension ClientTests {
             try await eventually("the sign-out to be delivered") { auth.currentUser == nil }
         }
 
+        @Test("authStateChanges keeps the newest changes for a consumer that falls behind, the current user last")
+        func streamBuffer() async throws {
+            let auth = try ClientEnvironment.shared.auth()
+            var changes = auth.authStateChanges.makeAsyncIterator()
+            for _ in 0..<100 { try auth.signOut() }
+            let user = try await auth.signInAnonymously().user
+            var seen: [User?] = []
+            while let next = await changes.next() {
+                seen.append(next)
+                if next === user { break }
+            }
+            #expect(seen.count == Auth.authStateBufferSize, "kept \(seen.count) of 102 changes")
+        }
+
         @Test("a removed listener is not called for changes made after its removal")
         func removedListener() async throws {
             let auth = try ClientEnvironment.shared.auth()

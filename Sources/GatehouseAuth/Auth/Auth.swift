@@ -13,6 +13,8 @@ public final class Auth: Sendable {
     private let language: Locked<String?>
 
     private static let shared = Locked<Auth?>(nil)
+    /// How many undelivered changes `authStateChanges` keeps for a consumer.
+    public static let authStateBufferSize = 16
 
     /// Checks the configuration (an `http://` URL is refused unless allowed for local development) and restores
     /// the session its store holds, if it belongs to this gateway.
@@ -74,9 +76,10 @@ public final class Auth: Sendable {
         listeners.remove(handle)
     }
 
-    /// The current user now, then after every sign-in and sign-out, as an `AsyncStream`.
+    /// The current user now, then after every sign-in and sign-out, as an `AsyncStream`. A consumer that falls
+    /// behind by more than `authStateBufferSize` changes misses the oldest; the newest (the current user) is kept.
     public var authStateChanges: AsyncStream<User?> {
-        AsyncStream { continuation in
+        AsyncStream(bufferingPolicy: .bufferingNewest(Self.authStateBufferSize)) { continuation in
             let handle = listeners.add({ user in continuation.yield(user) }, current: { currentUser })
             continuation.onTermination = { [weak self] _ in self?.listeners.remove(handle) }
         }
