@@ -27,7 +27,9 @@ public struct URLSessionTransport: AuthHTTPTransport {
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let box = Locked<URLSessionDataTask?>(nil)
+        // The cancellation handler can run before the data task exists (a task cancelled before it got here): it
+        // leaves `cancelled` set, and the task is then cancelled as soon as it is made.
+        let box = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
                 let task = session.dataTask(with: request) { data, response, error in
@@ -39,11 +41,17 @@ public struct URLSessionTransport: AuthHTTPTransport {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                box.withLock { $0 = task }
-                task.resume()
+                let cancelled = box.withLock { box -> Bool in
+                    box.task = task
+                    return box.cancelled
+                }
+                if cancelled { task.cancel() } else { task.resume() }
             }
         } onCancel: {
-            box.withLock { $0?.cancel() }
+            box.withLock { box -> URLSessionDataTask? in
+                box.cancelled = true
+                return box.task
+            }?.cancel()
         }
     }
 }
