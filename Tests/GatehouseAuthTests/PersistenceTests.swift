@@ -42,6 +42,24 @@ extension ClientTests {
             #expect(try environment.auth(store: store).currentUser == nil)
         }
 
+        @Test("a save removes the temporary files a crash left behind, not one that another save is writing now")
+        func crashLeftovers() throws {
+            let directory = Self.directory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = FileSessionStore(directory: directory)
+            try store.save(Data("first".utf8), key: "k")
+            let target = store.file(for: "k").path
+            let leftover = target + ".tmp-4242-1", inProgress = target + ".tmp-4242-2"
+            for path in [leftover, inProgress] { #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8))) }
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: leftover)
+            try store.save(Data("second".utf8), key: "k")
+            #expect(!FileManager.default.fileExists(atPath: leftover))
+            #expect(FileManager.default.fileExists(atPath: inProgress))
+            #expect(try store.load(key: "k") == Data("second".utf8))
+            try store.remove(key: "k")
+            #expect(try store.load(key: "k") == nil)
+        }
+
         @Test("a stored session of another gateway URL, or an unreadable one, is not restored")
         func foreignOrDamagedSessions() async throws {
             let environment = try ClientEnvironment.shared
