@@ -49,7 +49,8 @@ func describe(_ error: any Error) -> [String: Any] {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 5, let url = URL(string: arguments[2]) else {
+// `session` also needs the email (arguments[5]).
+guard arguments.count >= 5, let url = URL(string: arguments[2]), arguments[1] != "session" || arguments.count >= 6 else {
     FileHandle.standardError.write(Data("usage: GatehouseAuthTLSProbe session|unavailable URL KEY PROJECT [EMAIL]\n".utf8))
     exit(2)
 }

@@ -41,6 +41,16 @@ extension ClientTests {
             return object
         }
 
+        @Test("the probe's session scenario without an email is a usage error (exit 2), not a crash half-way")
+        func probeUsage() async throws {
+            let work = try ClientEnvironment.shared.workDirectory
+            try TestPaths.require(TestPaths.tlsProbe, "GatehouseAuthTLSProbe (swift build --build-tests builds it)")
+            let child = try ChildProcess(TestPaths.tlsProbe, ["session", "https://127.0.0.1:9", GatewayAPI.apiKey, ClientEnvironment.projectID],
+                                         workDirectory: work, name: "probe-usage-\(Unique.token(6))")
+            #expect(try await child.wait(timeout: 600) == 2)
+            #expect(child.stderr.contains("usage:"))
+        }
+
         @Test("sign-in, a password, refresh and lookup over HTTPS; an unknown CA is refused; a down gateway is UNAVAILABLE")
         func overNginx() async throws {
             let environment = try ClientEnvironment.shared
