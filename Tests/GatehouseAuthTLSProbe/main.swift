@@ -5,7 +5,36 @@
 //   GatehouseAuthTLSProbe session     <gateway URL> <API key> <project id> <email>
 //   GatehouseAuthTLSProbe unavailable <gateway URL> <API key> <project id>
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import GatehouseAuth
+
+/// The library's transport, counting the token endpoint's 200 answers: whether a forced refresh crossed the
+/// connection (an ID token minted in the same second as the one before it can be the same bytes).
+final class RefreshCounter: AuthHTTPTransport, @unchecked Sendable {
+    private let inner = URLSessionTransport()
+    private let lock = NSLock()
+    private var answered = 0
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await inner.send(request)
+        if request.url?.path == "/securetoken.googleapis.com/v1/token" && response.statusCode == 200 { countRefresh() }
+        return (data, response)
+    }
+
+    private func countRefresh() {
+        lock.lock()
+        answered += 1
+        lock.unlock()
+    }
+
+    var refreshes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return answered
+    }
+}
 
 func report(_ object: [String: Any]) -> Never {
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
@@ -20,12 +49,15 @@ func describe(_ error: any Error) -> [String: Any] {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 5, let url = URL(string: arguments[2]) else {
+// `session` also needs the email (arguments[5]).
+guard arguments.count >= 5, let url = URL(string: arguments[2]), arguments[1] != "session" || arguments.count >= 6 else {
     FileHandle.standardError.write(Data("usage: GatehouseAuthTLSProbe session|unavailable URL KEY PROJECT [EMAIL]\n".utf8))
     exit(2)
 }
 var configuration = AuthConfiguration(gatewayURL: url, apiKey: arguments[3], projectID: arguments[4])
 configuration.sessionStore = InMemorySessionStore()
+let counter = RefreshCounter()
+configuration.transport = counter
 
 do {
     let auth = try Auth(configuration: configuration)
@@ -34,13 +66,13 @@ do {
         // Anonymous sign-in, a password added (so a password crosses the connection), a forced refresh, a
         // lookup, a sign-in with the password, and a sign-out.
         let anonymous = try await auth.signInAnonymously().user
-        let firstToken = try await anonymous.getIDToken()
         try await anonymous.link(with: EmailAuthProvider.credential(withEmail: arguments[5], password: "tls-pass-1"))
-        let refreshed = try await anonymous.getIDToken(forcingRefresh: true)
+        let refreshesBefore = counter.refreshes
+        _ = try await anonymous.getIDToken(forcingRefresh: true)
         try await anonymous.reload()
         try auth.signOut()
         let again = try await auth.signIn(withEmail: arguments[5], password: "tls-pass-1").user
-        report(["uid": anonymous.uid, "email": anonymous.email ?? NSNull(), "refreshed": refreshed != firstToken,
+        report(["uid": anonymous.uid, "email": anonymous.email ?? NSNull(), "refreshed": counter.refreshes == refreshesBefore + 1,
                 "signedInAgain": again.uid == anonymous.uid,
                 "providers": anonymous.providerData.map(\.providerID)])
     case "unavailable":

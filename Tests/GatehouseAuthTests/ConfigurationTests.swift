@@ -57,6 +57,15 @@ extension ClientTests {
             #expect(Auth.auth() === configured)
             let user = try await Auth.auth().signInAnonymously().user
             #expect(configured.currentUser === user)
+            // PhoneAuthProvider.provider() is the shared instance's, as FirebaseAuth's (tested here: the one test
+            // that sets the shared instance).
+            let phone = PhoneAuthProvider.provider()
+            #expect(phone.auth === configured)
+            let number = Unique.phoneNumber()
+            let verificationID = try await phone.verifyPhoneNumber(number.number, uiDelegate: nil)
+            let signedIn = try await Auth.auth().signIn(with: phone.credential(withVerificationID: verificationID,
+                                                                                verificationCode: number.code))
+            #expect(signedIn.user.phoneNumber == number.number && configured.currentUser === signedIn.user)
         }
     }
 }

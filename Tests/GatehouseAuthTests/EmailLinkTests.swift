@@ -9,7 +9,7 @@ extension ClientTests {
     @Suite("Email link sign-in: send, check, sign in, link")
     struct EmailLinkTests {
         static func settings() -> ActionCodeSettings {
-            var settings = ActionCodeSettings()
+            let settings = ActionCodeSettings()
             settings.url = URL(string: "https://app.example.com/finish-sign-in?cart=7")
             settings.handleCodeInApp = true
             settings.setIOSBundleID("com.example.app")

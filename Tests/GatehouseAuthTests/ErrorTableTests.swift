@@ -30,7 +30,7 @@ func authWithPlantedSession(_ environment: ClientEnvironment, uid: String, idTok
     let configuration = environment.configuration(store: store)
     let session = StoredSession(gateway: configuration.gatewayURL,
                                 tokens: TokenPair(idToken: idToken, refreshToken: refreshToken, expirationDate: expires),
-                                profile: UserProfile(uid: uid))
+                                profile: try #require(UserProfile(lookup: GatewayResponse(["localId": uid]))))
     try store.save(try session.encoded(), key: configuration.sessionKey)
     return try Auth(configuration: configuration)
 }
@@ -91,7 +91,7 @@ extension ErrorScenario {
         },
         ErrorScenario(gatewayCode: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", expected: .requiresRecentLogin) { environment in
             let (_, user, _) = try await environment.passwordUser(.short)
-            try await Task.sleep(for: .seconds(2.2))
+            try await Task.sleep(for: .seconds(ClientEnvironment.recentSignInSeconds + 1.2))
             try await user.updatePassword(to: "later-pass-1")
         },
         ErrorScenario(gatewayCode: "TOKEN_EXPIRED", expected: .userTokenExpired) { environment in
@@ -153,13 +153,13 @@ extension ErrorScenario {
             try await environment.auth().applyActionCode("")
         },
         ErrorScenario(gatewayCode: "UNAUTHORIZED_DOMAIN", expected: .unauthorizedDomain) { environment in
-            var settings = ActionCodeSettings()
+            let settings = ActionCodeSettings()
             settings.url = URL(string: "https://phishing.example.net/")
             let (auth, _, email) = try await environment.passwordUser()
             try await auth.sendPasswordReset(withEmail: email, actionCodeSettings: settings)
         },
         ErrorScenario(gatewayCode: "INVALID_CONTINUE_URI", expected: .invalidContinueURI) { environment in
-            var settings = ActionCodeSettings()
+            let settings = ActionCodeSettings()
             settings.url = URL(string: "myapp://open")
             let (auth, _, email) = try await environment.passwordUser()
             try await auth.sendPasswordReset(withEmail: email, actionCodeSettings: settings)
@@ -256,6 +256,7 @@ extension ClientTests {
             closed.gatewayURL = URL(string: "http://127.0.0.1:9")!
             let unreachable = await authError { try await Auth(configuration: closed).signInAnonymously() }
             #expect(unreachable?.code == .networkError && unreachable?.gatewayCode == nil)
+            #expect(((unreachable.map { $0 as NSError })?.userInfo[NSUnderlyingErrorKey] as? NSError)?.domain == NSURLErrorDomain)
 
             let appleURL = try #require((environment.standIns.sections["apple"] as? [String: Any])?["baseUrl"] as? String)
             var notAGateway = environment.configuration()

@@ -69,5 +69,26 @@ extension ClientTests {
             try await user.link(with: pending)
             #expect(Set(user.providerData.map(\.providerID)) == ["password", "facebook.com"])
         }
+
+        @Test("linking a provider whose email another account has: emailAlreadyInUse, from a 200 answer, with the email and the pending credential")
+        func linkEmailAlreadyInUse() async throws {
+            let environment = try ClientEnvironment.shared
+            let (_, existing, email) = try await environment.passwordUser(password: "held-pass-1")
+            let auth = try environment.auth()
+            let anonymous = try await auth.signInAnonymously().user
+            let error = try #require(await authError {
+                try await anonymous.link(with: environment.facebookCredential(userID: Unique.subject("fb"), email: email))
+            })
+            #expect(error.code == .emailAlreadyInUse && error.gatewayCode == "EMAIL_EXISTS" && error.httpStatus == 200)
+            #expect(error.email == email)
+            #expect(auth.currentUser === anonymous && anonymous.isAnonymous)
+            // The pending credential links the identity to the account that has the address, once signed in there.
+            let pending = try #require(error.updatedCredential as? OAuthCredential)
+            #expect(pending.provider == "facebook.com" && pending.email == email)
+            let owner = try await auth.signIn(withEmail: email, password: "held-pass-1").user
+            #expect(owner.uid == existing.uid)
+            try await owner.link(with: pending)
+            #expect(Set(owner.providerData.map(\.providerID)) == ["password", "facebook.com"])
+        }
     }
 }

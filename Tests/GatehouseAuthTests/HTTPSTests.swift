@@ -41,6 +41,16 @@ extension ClientTests {
             return object
         }
 
+        @Test("the probe's session scenario without an email is a usage error (exit 2), not a crash half-way")
+        func probeUsage() async throws {
+            let work = try ClientEnvironment.shared.workDirectory
+            try TestPaths.require(TestPaths.tlsProbe, "GatehouseAuthTLSProbe (swift build --build-tests builds it)")
+            let child = try ChildProcess(TestPaths.tlsProbe, ["session", "https://127.0.0.1:9", GatewayAPI.apiKey, ClientEnvironment.projectID],
+                                         workDirectory: work, name: "probe-usage-\(Unique.token(6))")
+            #expect(try await child.wait(timeout: 600) == 2)
+            #expect(child.stderr.contains("usage:"))
+        }
+
         @Test("sign-in, a password, refresh and lookup over HTTPS; an unknown CA is refused; a down gateway is UNAVAILABLE")
         func overNginx() async throws {
             let environment = try ClientEnvironment.shared
@@ -68,9 +78,11 @@ extension ClientTests {
             #expect(session["signedInAgain"] as? Bool == true && session["providers"] as? [String] == ["password"])
             let uid = try #require(session["uid"] as? String)
             #expect(try await environment.api().user(uid)?["email"] as? String == email)
-            // The gateway saw the requests come through nginx (its log has the proxied client address).
-            let proxied = environment.main.log.split(separator: "\n").filter { $0.contains("accounts:signUp") && $0.contains("\"client.ip\"") }
-            #expect(!proxied.isEmpty)
+            // The requests went through this nginx: its access log has them (paths only, as the site file logs).
+            let accessLog = try await environment.standIns.string("nginx_access_log", ["tls_port": tlsPort])
+            for path in ["/identitytoolkit.googleapis.com/v1/accounts:signUp", "/securetoken.googleapis.com/v1/token"] {
+                #expect(accessLog.contains("\"POST \(path) "), "\(accessLog)")
+            }
 
             let untrusted = try await Self.probe(["session", https] + common + [Unique.email("tls")], trusting: nil, work: work)
             #expect(untrusted["error"] as? String == "networkError", "\(untrusted)")

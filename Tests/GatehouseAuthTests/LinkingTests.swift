@@ -61,14 +61,18 @@ extension ClientTests {
             #expect(auth.currentUser === user)
         }
 
-        @Test("an operation that needs a recent sign-in works again after reauthenticate (ID tokens of 8 s, recent = 1 s)")
+        @Test("an operation that needs a recent sign-in works again after reauthenticate (ID tokens of 8 s, recent = 3 s)")
         func recentLogin() async throws {
             let environment = try ClientEnvironment.shared
-            let (auth, user, email) = try await environment.passwordUser(.short, password: "recent-pass-1")
-            try await Task.sleep(for: .seconds(2.2))
+            var configuration = environment.configuration(.short)
+            configuration.tokenRefreshMargin = 1  // no refresh between the reauthentication and the change
+            let auth = try Auth(configuration: configuration)
+            let email = Unique.email()
+            let user = try await auth.createUser(withEmail: email, password: "recent-pass-1").user
+            try await Task.sleep(for: .seconds(ClientEnvironment.recentSignInSeconds + 1.2))
             #expect(await authError { try await user.updatePassword(to: "recent-pass-2") }?.code == .requiresRecentLogin)
             #expect(auth.currentUser === user)
-            // A reauthentication makes the sign-in recent again for 1 s: on a machine slow enough to spend that between
+            // A reauthentication makes the sign-in recent again for 3 s: on a machine slow enough to spend that between
             // the two calls, try again (a reauthentication that did nothing fails every time).
             var changed = false
             for _ in 0..<3 where !changed {

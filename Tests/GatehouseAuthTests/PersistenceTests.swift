@@ -27,7 +27,8 @@ extension ClientTests {
 
             let second = try environment.auth(store: store)
             let restored = try #require(second.currentUser)
-            #expect(restored.uid == apple.uid && restored.email == apple.email && restored.providerData == apple.providerData)
+            func entries(_ user: User) -> [String] { user.providerData.map { "\($0.providerID) \($0.uid) \($0.email ?? "-")" } }
+            #expect(restored.uid == apple.uid && restored.email == apple.email && entries(restored) == entries(apple))
             #expect(restored.metadata == apple.metadata && restored.refreshToken == apple.refreshToken)
             let seen = Locked<[String?]>([])
             second.addStateDidChangeListener { _, user in seen.withLock { $0.append(user?.uid) } }
@@ -39,6 +40,24 @@ extension ClientTests {
             try second.signOut()
             #expect(!FileManager.default.fileExists(atPath: file.path))
             #expect(try environment.auth(store: store).currentUser == nil)
+        }
+
+        @Test("a save removes the temporary files a crash left behind, not one that another save is writing now")
+        func crashLeftovers() throws {
+            let directory = Self.directory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = FileSessionStore(directory: directory)
+            try store.save(Data("first".utf8), key: "k")
+            let target = store.file(for: "k").path
+            let leftover = target + ".tmp-4242-1", inProgress = target + ".tmp-4242-2"
+            for path in [leftover, inProgress] { #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8))) }
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: leftover)
+            try store.save(Data("second".utf8), key: "k")
+            #expect(!FileManager.default.fileExists(atPath: leftover))
+            #expect(FileManager.default.fileExists(atPath: inProgress))
+            #expect(try store.load(key: "k") == Data("second".utf8))
+            try store.remove(key: "k")
+            #expect(try store.load(key: "k") == nil)
         }
 
         @Test("a stored session of another gateway URL, or an unreadable one, is not restored")

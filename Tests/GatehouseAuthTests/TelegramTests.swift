@@ -17,7 +17,7 @@ extension ClientTests {
             #expect(await authError { try await auth.signIn(with: TelegramAuthProvider.credential(withLoginWidgetData: widget)) }?.code
                 == .invalidCredential)
 
-            let fields = Dictionary(uniqueKeysWithValues: FormEncoding.decode(
+            let fields = Dictionary(uniqueKeysWithValues: FormDecoding.decode(
                 try await environment.standIns.string("telegram_widget", ["user_id": telegramID, "first_name": "Ada Two"])).map { ($0.0, $0.1) })
             #expect(try await auth.signIn(with: TelegramAuthProvider.credential(withLoginWidgetFields: fields)).user.uid == first.user.uid)
 

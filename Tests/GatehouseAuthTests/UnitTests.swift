@@ -30,9 +30,8 @@ struct GatehouseAuthUnitTests {
         let pairs = [("providerId", "telegram.org"), ("access_token", "user=%7B%22a%22%7D&hash=a+b=c"), ("name", "Sára Ahmadi")]
         let encoded = FormEncoding.encode(pairs)
         #expect(!encoded.contains("+") && encoded.components(separatedBy: "&").count == 3)
-        let decoded = FormEncoding.decode(encoded)
+        let decoded = FormDecoding.decode(encoded)
         #expect(decoded.map(\.0) == pairs.map(\.0) && decoded.map(\.1) == pairs.map(\.1))
-        #expect(FormEncoding.decode("a=1+2&b=%2B").map(\.1) == ["1 2", "+"])
     }
 
     @Test("email sign-in links are recognised directly, after the action page's redirect, and wrapped in a link parameter")

@@ -1,6 +1,7 @@
 """Every provider stand-in in one process, driven by JSON lines on stdin: for the Swift client tests
 (Tests/GatehouseAuthTests), which start a real gateway themselves and need Apple, Facebook, Telegram, Google and
-OpenID Connect tokens signed by the stand-ins' keys, the mail the gateway sends, and nginx in front of a gateway.
+OpenID Connect tokens signed by the stand-ins' keys, the mail the gateway sends, nginx in front of a gateway, and
+recorders: servers that answer as a gateway never does (a redirect, a cookie, a late answer) and keep what they got.
 
 Protocol: one request per line, `{"id": n, "cmd": "...", "args": {...}}`; one answer per line,
 `{"id": n, "ok": true, "result": ...}` or `{"id": n, "ok": false, "error": "..."}`, in any order (each request runs
@@ -31,6 +32,7 @@ from facebook_stand_in import FacebookStandIn  # noqa: E402
 from harness import free_loopback_port  # noqa: E402
 from nginx_front import start_nginx  # noqa: E402
 from oidc_stand_in import GOOGLE_ISSUER, OIDCStandIn  # noqa: E402
+from recorder_stand_in import RecorderStandIn  # noqa: E402
 from smtp_sink import SmtpSink  # noqa: E402
 from telegram_stand_in import TelegramStandIn  # noqa: E402
 from telegram_verbs import init_data_for, widget_for  # noqa: E402
@@ -47,6 +49,7 @@ class Host:
         self.oidc = OIDCStandIn(client_id="corp-client", client_secret="corp-secret").start()
         self.smtp = SmtpSink(free_loopback_port()).start()
         self.fronts: dict[int, object] = {}
+        self.recorders: dict[int, RecorderStandIn] = {}
         self.watched: list[int] = []
         self.threads: list[threading.Thread] = []
         self.closing = False
@@ -137,6 +140,28 @@ class Host:
             front = self.fronts[int(tls_port)]
         return front.access_log
 
+    def recorder_start(self, status=200, body="{}", headers=None, delay=0.0, redirect_to=None):
+        """A server that answers every request with `status`, `body` and `headers` (after `delay` seconds; with
+        `Location: <redirect_to><path>` when given) and records the requests; returns its port."""
+        recorder = RecorderStandIn(status=int(status), body=body, headers=headers, delay=float(delay),
+                                   redirect_to=redirect_to).start()
+        with self.lock:
+            self.recorders[recorder.port] = recorder
+        return recorder.port
+
+    def recorder_requests(self, port):
+        """What the recorder on `port` received: method, path, body and headers (lower-case names), in order."""
+        with self.lock:
+            recorder = self.recorders[int(port)]
+        return recorder.recorded()
+
+    def recorder_stop(self, port):
+        with self.lock:
+            recorder = self.recorders.pop(int(port), None)
+        if recorder is not None:
+            recorder.stop()
+        return None
+
     def watch(self, pid):
         with self.lock:
             self.watched.append(int(pid))
@@ -147,6 +172,14 @@ class Host:
             if int(pid) in self.watched:
                 self.watched.remove(int(pid))
         return None
+
+    def exit_now(self):
+        """Exits at once without answering, as a crash would look to the test process (which must then fail its
+        calls, not hang on them); its stand-ins and work directory go first. Only for a host nothing else uses."""
+        for stand_in in (self.apple, self.facebook, self.telegram, self.google, self.oidc, self.smtp):
+            stand_in.stop()
+        shutil.rmtree(self.work, ignore_errors=True)
+        os._exit(3)
 
     # -- plumbing
 
@@ -186,9 +219,12 @@ class Host:
             thread.join(timeout=max(0.0, deadline - time.monotonic()))
         with self.lock:
             fronts, self.fronts = list(self.fronts.values()), {}
+            recorders, self.recorders = list(self.recorders.values()), {}
             watched, self.watched = list(self.watched), []
         for front in fronts:
             front.stop()
+        for recorder in recorders:
+            recorder.stop()
         for pid in watched:
             stop_process(pid)
         for stand_in in (self.apple, self.facebook, self.telegram, self.google, self.oidc, self.smtp):

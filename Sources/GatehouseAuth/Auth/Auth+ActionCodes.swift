@@ -41,12 +41,10 @@ extension Auth {
     public func checkActionCode(_ code: String) async throws -> ActionCodeInfo {
         let response = try await backend.post(.resetPassword, ["oobCode": code])
         let email = response.string("email") ?? ""
-        if let newEmail = response.string("newEmail") {
-            return ActionCodeInfo(operation: ActionCodeOperation(requestType: response.string("requestType")), email: newEmail,
-                                  previousEmail: email)
-        }
-        return ActionCodeInfo(operation: ActionCodeOperation(requestType: response.string("requestType")), email: email,
-                              previousEmail: nil)
+        // For a change of address, `newEmail` is the address the code is about and `email` the one before it.
+        let newEmail = response.string("newEmail")
+        return ActionCodeInfo(operation: ActionCodeOperation(requestType: response.string("requestType")), email: newEmail ?? email,
+                              previousEmail: newEmail == nil ? nil : email)
     }
 
     /// Uses an email verification (or change, or recovery) code. Call `User.reload()` afterwards to see the change.

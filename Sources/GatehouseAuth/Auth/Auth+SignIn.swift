@@ -41,8 +41,7 @@ extension Auth {
     func finishSignIn(_ response: GatewayResponse, providerID: String?, createdAccount: Bool = false) async throws -> AuthDataResult {
         let user = try await makeUser(from: response)
         try adopt(user)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(response, providerID: providerID, createdAccount: createdAccount),
-                              credential: Self.providerCredential(in: response, providerID: providerID))
+        return AuthDataResult(user: user, answer: response, providerID: providerID, createdAccount: createdAccount)
     }
 
     /// A `User` for the session in `response`, its profile read from the gateway.
@@ -53,13 +52,5 @@ extension Auth {
         try configuration.checkAudience(of: tokens.idToken)
         let profile = try await backend.lookup(idToken: tokens.idToken)
         return User(auth: self, tokens: tokens, profile: profile)
-    }
-
-    /// The provider's own tokens echoed by `signInWithIdp` (`oauthIdToken`, `oauthAccessToken`).
-    static func providerCredential(in response: GatewayResponse, providerID: String?) -> OAuthCredential? {
-        let idToken = response.string("oauthIdToken")
-        let accessToken = response.string("oauthAccessToken")
-        guard idToken != nil || accessToken != nil, let provider = response.string("providerId") ?? providerID else { return nil }
-        return OAuthCredential(providerID: provider, idToken: idToken, rawNonce: nil, accessToken: accessToken)
     }
 }

@@ -13,6 +13,8 @@ public final class Auth: Sendable {
     private let language: Locked<String?>
 
     private static let shared = Locked<Auth?>(nil)
+    /// How many undelivered changes `authStateChanges` keeps for a consumer.
+    public static let authStateBufferSize = 16
 
     /// Checks the configuration (an `http://` URL is refused unless allowed for local development) and restores
     /// the session its store holds, if it belongs to this gateway.
@@ -74,9 +76,10 @@ public final class Auth: Sendable {
         listeners.remove(handle)
     }
 
-    /// The current user now, then after every sign-in and sign-out, as an `AsyncStream`.
+    /// The current user now, then after every sign-in and sign-out, as an `AsyncStream`. A consumer that falls
+    /// behind by more than `authStateBufferSize` changes misses the oldest; the newest (the current user) is kept.
     public var authStateChanges: AsyncStream<User?> {
-        AsyncStream { continuation in
+        AsyncStream(bufferingPolicy: .bufferingNewest(Self.authStateBufferSize)) { continuation in
             let handle = listeners.add({ user in continuation.yield(user) }, current: { currentUser })
             continuation.onTermination = { [weak self] _ in self?.listeners.remove(handle) }
         }
@@ -93,24 +96,32 @@ public final class Auth: Sendable {
         }
     }
 
-    /// Stores the session of `user` again after its tokens or profile changed, if it is still the current user.
-    /// A failing store keeps the new session in memory only.
-    func sessionChanged(_ user: User) {
-        guard currentUser === user else { return }
-        try? store(user)
+    /// Applies `change` to the session of `user` and stores the result if `user` is still the current user, as one
+    /// step: a sign-out, a sign-in or a session ended meanwhile can neither come between nor be undone by it. A
+    /// failing store keeps the new session in memory only.
+    func sessionChanged<Result>(_ user: User, applying change: () -> Result) -> Result {
+        listeners.change {
+            let result = change()
+            if currentUser === user { try? store(user) }
+            return (result, .unchanged)
+        }
     }
 
-    /// Signs `user` out if it is still the current user (its session ended at the gateway).
-    func endSession(of user: User) {
-        listeners.deliver {
+    /// Signs `user` out if it is still the current user (its session ended at the gateway). With `generation`, only
+    /// if the refused tokens are still the user's (the generation they had): false when a newer session replaced
+    /// them meanwhile, which stands.
+    @discardableResult
+    func endSession(of user: User, generation: Int? = nil) -> Bool {
+        listeners.change {
+            if let generation, user.state.current.generation != generation { return (false, .unchanged) }
             let ended = current.withLock { current -> Bool in
                 guard current === user else { return false }
                 current = nil
                 return true
             }
-            guard ended else { return .unchanged }
+            guard ended else { return (true, .unchanged) }
             try? removeStoredSession()
-            return .current(nil)
+            return (true, .current(nil))
         }
     }
 

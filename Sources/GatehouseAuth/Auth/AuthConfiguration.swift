@@ -20,7 +20,8 @@ public struct AuthConfiguration: Sendable {
     public var transport: any AuthHTTPTransport = URLSessionTransport()
     /// Seconds before a request to the gateway gives up (`networkError`).
     public var requestTimeout: TimeInterval = 30
-    /// An ID token this close to its expiry is refreshed before it is handed out (FirebaseAuth: 5 minutes).
+    /// An ID token this close to its expiry is refreshed before it is handed out (FirebaseAuth: 5 minutes). For
+    /// tokens that live less than twice as long, half their lifetime is used instead.
     public var tokenRefreshMargin: TimeInterval = 300
     /// The device's clock. Tests move it to check refreshing without waiting.
     public var clock: @Sendable () -> Date = { Date() }

@@ -7,6 +7,21 @@ public struct AuthDataResult: Sendable {
     public let credential: OAuthCredential?
 }
 
+extension AuthDataResult {
+    /// From a sign-in, link or reauthentication answer: what it said beyond the user, and the provider's own
+    /// tokens that `signInWithIdp` echoes (`oauthIdToken`, `oauthAccessToken`).
+    init(user: User, answer response: GatewayResponse, providerID: String?, createdAccount: Bool = false) {
+        let idToken = response.string("oauthIdToken")
+        let accessToken = response.string("oauthAccessToken")
+        var credential: OAuthCredential?
+        if idToken != nil || accessToken != nil, let provider = response.string("providerId") ?? providerID {
+            credential = OAuthCredential(providerID: provider, idToken: idToken, rawNonce: nil, accessToken: accessToken)
+        }
+        self.init(user: user, additionalUserInfo: AdditionalUserInfo(response, providerID: providerID, createdAccount: createdAccount),
+                  credential: credential)
+    }
+}
+
 /// What the sign-in said beyond the user (FirebaseAuth's `AdditionalUserInfo`).
 ///
 /// `@unchecked Sendable`: `profile` comes from `JSONSerialization` and is never mutated.

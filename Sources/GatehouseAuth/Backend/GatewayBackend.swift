@@ -49,8 +49,9 @@ struct GatewayBackend: Sendable {
         } catch let error as AuthError {
             throw error
         } catch {
-            throw AuthError(.networkError, "The gateway could not be reached: \(error.localizedDescription)")
+            throw AuthError(.networkError, "The gateway could not be reached: \(error.localizedDescription)", underlyingError: error)
         }
+        if let problem = Self.redirectProblem(request: url, response: response) { throw problem }
         let parsed = GatewayResponse(json: data)
         guard (200..<300).contains(response.statusCode) else {
             throw GatewayErrorDecoder.error(status: response.statusCode, body: parsed)
@@ -60,6 +61,27 @@ struct GatewayBackend: Sendable {
                             httpStatus: response.statusCode)
         }
         return parsed
+    }
+
+    /// The gateway API never redirects: a 3xx, or an answer from another URL (a transport that followed a
+    /// redirect), means something else answers at the gateway URL, and the answer is not the gateway's.
+    private static func redirectProblem(request url: URL, response: HTTPURLResponse) -> AuthError? {
+        if (300..<400).contains(response.statusCode) {
+            let location = response.value(forHTTPHeaderField: "Location").map { " to \($0)" } ?? ""
+            return AuthError(.invalidConfiguration, "The gateway URL answered with a redirect (HTTP \(response.statusCode)\(location)); "
+                + "the gateway never redirects and the library never follows one: set gatewayURL to where the gateway answers.",
+                httpStatus: response.statusCode)
+        }
+        if let answered = response.url, origin(of: answered) != origin(of: url) {
+            return AuthError(.invalidConfiguration, "The answer came from \(answered), not from \(url): the transport followed a "
+                + "redirect, which the gateway never sends. Give its URLSession a delegate that refuses redirects.",
+                httpStatus: response.statusCode)
+        }
+        return nil
+    }
+
+    private static func origin(of url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port.map(String.init) ?? "")"
     }
 }
 

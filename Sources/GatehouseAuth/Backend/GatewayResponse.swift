@@ -43,8 +43,4 @@ struct GatewayResponse: @unchecked Sendable {
     func objects(_ key: String) -> [GatewayResponse] {
         (object[key] as? [Any] ?? []).compactMap { ($0 as? [String: Any]).map(GatewayResponse.init) }
     }
-
-    func strings(_ key: String) -> [String] {
-        object[key] as? [String] ?? []
-    }
 }

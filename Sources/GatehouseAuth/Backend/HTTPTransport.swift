@@ -13,12 +13,23 @@ public protocol AuthHTTPTransport: Sendable {
 public struct URLSessionTransport: AuthHTTPTransport {
     public let session: URLSession
 
-    public init(session: URLSession = .shared) {
+    /// The library's own session: ephemeral (no cookies, no cache, nothing shared with the app's other requests),
+    /// and redirects are never followed.
+    public init() {
+        session = GatewaySession.shared
+    }
+
+    /// Your own session (a delegate that pins the gateway's certificate, a proxy, metrics). Give it a delegate that
+    /// refuses redirects (`willPerformHTTPRedirection` answering nil), as the default does: a session that follows
+    /// one sends the request body on to wherever it points, before the library refuses the answer.
+    public init(session: URLSession) {
         self.session = session
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let box = Locked<URLSessionDataTask?>(nil)
+        // The cancellation handler can run before the data task exists (a task cancelled before it got here): it
+        // leaves `cancelled` set, and the task is then cancelled as soon as it is made.
+        let box = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
                 let task = session.dataTask(with: request) { data, response, error in
@@ -30,11 +41,17 @@ public struct URLSessionTransport: AuthHTTPTransport {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                box.withLock { $0 = task }
-                task.resume()
+                let cancelled = box.withLock { box -> Bool in
+                    box.task = task
+                    return box.cancelled
+                }
+                if cancelled { task.cancel() } else { task.resume() }
             }
         } onCancel: {
-            box.withLock { $0?.cancel() }
+            box.withLock { box -> URLSessionDataTask? in
+                box.cancelled = true
+                return box.task
+            }?.cancel()
         }
     }
 }

@@ -24,16 +24,12 @@ struct CredentialRequest: Sendable {
         switch credential.payload {
         case .idp(let fields):
             endpoint = .signInWithIdp
-            body["requestUri"] = Self.requestURI
+            body.merge(Self.idpFields(reauthenticating: reauthenticating)) { $1 }
             body["postBody"] = FormEncoding.encode([("providerId", credential.provider)] + fields)
-            body["returnIdpCredential"] = true
-            if reauthenticating { body["autoCreate"] = false }
         case .pendingToken(let token):
             endpoint = .signInWithIdp
-            body["requestUri"] = Self.requestURI
+            body.merge(Self.idpFields(reauthenticating: reauthenticating)) { $1 }
             body["pendingToken"] = token
-            body["returnIdpCredential"] = true
-            if reauthenticating { body["autoCreate"] = false }
         case .password(let email, let password):
             // Adding a password to a signed-in user is a sign-up with its ID token.
             if case .link = intent { endpoint = .signUp } else { endpoint = .signInWithPassword }
@@ -55,6 +51,13 @@ struct CredentialRequest: Sendable {
             if reauthenticating { body["operation"] = "REAUTH" }
         }
         self.body = body
+    }
+
+    /// What every `signInWithIdp` request carries besides the credential; reauthentication never creates an account.
+    private static func idpFields(reauthenticating: Bool) -> [String: any Sendable] {
+        var fields: [String: any Sendable] = ["requestUri": requestURI, "returnIdpCredential": true]
+        if reauthenticating { fields["autoCreate"] = false }
+        return fields
     }
 
     /// A 200 answer that is a refusal: `signInWithIdp`'s `errorMessage`/`needConfirmation` with a pending token,

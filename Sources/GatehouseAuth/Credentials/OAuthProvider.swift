@@ -26,6 +26,11 @@ public enum OAuthProvider {
         OAuthCredential(providerID: providerID, idToken: idToken, rawNonce: rawNonce, accessToken: nil)
     }
 
+    /// An ID token with the access token issued with it (FirebaseAuth's spelling without a nonce).
+    public static func credential(withProviderID providerID: String, idToken: String, accessToken: String?) -> OAuthCredential {
+        OAuthCredential(providerID: providerID, idToken: idToken, rawNonce: nil, accessToken: accessToken)
+    }
+
     /// An ID token with an access token.
     public static func credential(withProviderID providerID: String, idToken: String, rawNonce: String?,
                                   accessToken: String?) -> OAuthCredential {

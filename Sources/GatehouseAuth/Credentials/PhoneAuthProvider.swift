@@ -8,13 +8,19 @@ public struct PhoneAuthProvider: Sendable {
 
     let auth: Auth
 
+    /// The provider of the shared instance, `Auth.auth()`.
+    public static func provider() -> PhoneAuthProvider {
+        PhoneAuthProvider(auth: Auth.auth())
+    }
+
     public static func provider(auth: Auth) -> PhoneAuthProvider {
         PhoneAuthProvider(auth: auth)
     }
 
     /// Asks the gateway to send a code to `phoneNumber` (E.164, `+15555550100`) and returns the verification id
-    /// to keep until the user types the code.
-    public func verifyPhoneNumber(_ phoneNumber: String) async throws -> String {
+    /// to keep until the user types the code. `uiDelegate` is accepted for code written for FirebaseAuth and
+    /// not used: there is no reCAPTCHA page to show.
+    public func verifyPhoneNumber(_ phoneNumber: String, uiDelegate: (any AuthUIDelegate)? = nil) async throws -> String {
         guard !phoneNumber.isEmpty else { throw AuthError(.missingPhoneNumber, "The phone number is empty.") }
         let response = try await auth.backend.post(.sendVerificationCode, ["phoneNumber": phoneNumber])
         guard let sessionInfo = response.string("sessionInfo") else {
@@ -27,3 +33,7 @@ public struct PhoneAuthProvider: Sendable {
         PhoneAuthCredential(payload: .phoneCode(verificationID: verificationID, code: verificationCode))
     }
 }
+
+/// FirebaseAuth's `AuthUIDelegate` (what presents the reCAPTCHA page of phone sign-in), for code that names it.
+/// Gatehouse shows no page, so nothing is asked of it: pass nil.
+public protocol AuthUIDelegate: AnyObject {}

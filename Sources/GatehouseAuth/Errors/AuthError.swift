@@ -1,6 +1,7 @@
 import Foundation
 
-/// The error domain of `AuthError` seen as an `NSError` (FirebaseAuth's `AuthErrorDomain`).
+/// The error domain of `AuthError` seen as an `NSError`: FirebaseAuth's `AuthErrorDomain` by name, but
+/// `"GatehouseAuthErrorDomain"` rather than `"FIRAuthErrorDomain"` (compare with the constant, not the text).
 public let AuthErrorDomain = "GatehouseAuthErrorDomain"
 /// `NSError.userInfo` key of the updated credential of `credentialAlreadyInUse` and
 /// `accountExistsWithDifferentCredential` (FirebaseAuth's `AuthErrorUserInfoUpdatedCredentialKey`).
@@ -30,9 +31,12 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     public let email: String?
     /// The phone number in use, for `credentialAlreadyInUse` of a phone credential.
     public let phoneNumber: String?
+    /// For `networkError`: the transport's error (a `URLError` from `URLSession`), also under `NSUnderlyingErrorKey`.
+    public let underlyingError: (any Error)?
 
     init(_ code: AuthErrorCode, _ message: String, gatewayCode: String? = nil, httpStatus: Int? = nil,
-         updatedCredential: AuthCredential? = nil, email: String? = nil, phoneNumber: String? = nil) {
+         updatedCredential: AuthCredential? = nil, email: String? = nil, phoneNumber: String? = nil,
+         underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.gatewayCode = gatewayCode
@@ -40,6 +44,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         self.updatedCredential = updatedCredential
         self.email = email
         self.phoneNumber = phoneNumber
+        self.underlyingError = underlyingError
     }
 
     public var description: String {
@@ -56,6 +61,7 @@ extension AuthError: CustomNSError, LocalizedError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message, AuthErrorUserInfoNameKey: code.errorName]
         if let updatedCredential { info[AuthErrorUserInfoUpdatedCredentialKey] = updatedCredential }
         if let email { info[AuthErrorUserInfoEmailKey] = email }
+        if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError as NSError }
         return info
     }
 }

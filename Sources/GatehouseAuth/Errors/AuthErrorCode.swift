@@ -40,7 +40,7 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case keychainError = 17995
     case internalError = 17999
     /// Gatehouse: the configuration is unusable (no project id, a base URL without a host, a scheme that is
-    /// neither https nor http).
+    /// neither https nor http, a gateway URL that answers with a redirect).
     case invalidConfiguration = 19000
     /// Gatehouse: an `http://` base URL without `allowsInsecureHTTPForLocalDevelopment`.
     case insecureGatewayURL = 19001

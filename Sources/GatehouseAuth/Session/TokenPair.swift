@@ -8,11 +8,14 @@ struct TokenPair: Sendable, Codable, Equatable {
     var idToken: String
     var refreshToken: String
     var expirationDate: Date
+    /// How long the ID token lives (`expiresIn`); nil in sessions stored before it was kept.
+    var lifetime: TimeInterval?
 
-    init(idToken: String, refreshToken: String, expirationDate: Date) {
+    init(idToken: String, refreshToken: String, expirationDate: Date, lifetime: TimeInterval? = nil) {
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.expirationDate = expirationDate
+        self.lifetime = lifetime
     }
 
     /// From a sign-in answer (`idToken`, `refreshToken`, `expiresIn`); nil when it carries no session.
@@ -36,11 +39,14 @@ struct TokenPair: Sendable, Codable, Equatable {
         } else {
             lifetime = 0
         }
-        self.init(idToken: idToken, refreshToken: refreshToken, expirationDate: now.addingTimeInterval(lifetime))
+        self.init(idToken: idToken, refreshToken: refreshToken, expirationDate: now.addingTimeInterval(lifetime), lifetime: lifetime)
     }
 
-    /// Whether the ID token is still good for `margin` more seconds.
+    /// Whether the ID token is still good for `margin` more seconds, or for half its lifetime when that is less: a
+    /// gateway with short-lived tokens (`idTokenLifetimeSeconds` of 5 minutes or less, to bound revocation) would
+    /// otherwise have every use refresh.
     func isFresh(at now: Date, margin: TimeInterval) -> Bool {
-        expirationDate.timeIntervalSince(now) > margin
+        let margin = lifetime.map { min(margin, $0 / 2) } ?? margin
+        return expirationDate.timeIntervalSince(now) > margin
     }
 }

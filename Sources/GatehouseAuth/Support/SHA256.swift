@@ -48,11 +48,10 @@ enum SHA256 {
 
     /// Lowercase hex of the digest of the UTF-8 bytes of `text`.
     static func hex(_ text: String) -> String {
-        hash(Array(text.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+        hash(Array(text.utf8)).map { byte in String([hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0f)]]) }.joined()
     }
+
+    private static let hexDigits = Array("0123456789abcdef")
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }

@@ -12,8 +12,7 @@ extension User {
             let response = try await backend.post(request.endpoint, request.body)
             if let refusal = request.refusal(in: response) { throw refusal }
             try await adoptSession(from: response)
-            return AuthDataResult(user: self, additionalUserInfo: AdditionalUserInfo(response, providerID: credential.provider),
-                                  credential: Auth.providerCredential(in: response, providerID: credential.provider))
+            return AuthDataResult(user: self, answer: response, providerID: credential.provider)
         }
     }
 
@@ -35,8 +34,7 @@ extension User {
             throw AuthError(.userMismatch, "The credential belongs to another user.")
         }
         try await adoptSession(from: response)
-        return AuthDataResult(user: self, additionalUserInfo: AdditionalUserInfo(response, providerID: credential.provider),
-                              credential: Auth.providerCredential(in: response, providerID: credential.provider))
+        return AuthDataResult(user: self, answer: response, providerID: credential.provider)
     }
 
     /// Removes a linked provider (`apple.com`, `facebook.com`, `phone`, `password`, ...).

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Profile properties are snapshots; `reload()` reads them again. Methods that talk to the gateway use an ID
 /// token that is fresh for at least `tokenRefreshMargin`, refreshing it first when needed.
-public final class User: Sendable {
+public final class User: UserInfo {
     /// The account's id (`localId`); it never changes, also when an anonymous user links a provider.
     public let uid: String
     let backend: GatewayBackend
@@ -31,7 +31,7 @@ public final class User: Sendable {
     /// True for an account with no email, phone number or linked provider.
     public var isAnonymous: Bool { profile.isAnonymous }
     /// One entry per linked provider (`password`, `apple.com`, `phone`, ...).
-    public var providerData: [ProviderUserInfo] { profile.providerData }
+    public var providerData: [any UserInfo] { profile.providerData }
     public var metadata: UserMetadata { profile.metadata }
     /// Always `firebase`, as in FirebaseAuth.
     public var providerID: String { "firebase" }
@@ -46,10 +46,19 @@ public final class User: Sendable {
 struct UserState {
     var tokens: TokenPair
     var profile: UserProfile
-    /// Counts replacements of `tokens`, so a refresh that finishes after a newer session was adopted is dropped.
+    /// Counts replacements of `tokens`: an answer (a refresh, or a refusal) for tokens that a newer session has
+    /// replaced meanwhile is not applied to the newer one.
     var generation = 0
     /// The refresh in flight: every caller that needs a new token waits for this one request.
-    var refreshing: Task<TokenPair, any Error>?
+    var refreshing: Task<SessionTokens, any Error>?
+
+    var session: SessionTokens { SessionTokens(tokens: tokens, generation: generation) }
+}
+
+/// Tokens with the generation they had when they were taken.
+struct SessionTokens: Sendable {
+    let tokens: TokenPair
+    let generation: Int
 }
 
 /// A user refers to its `Auth` weakly: `Auth` holds its current user.

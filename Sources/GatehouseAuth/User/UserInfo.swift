@@ -1,14 +1,25 @@
 import Foundation
 
-/// What a provider knows about a user (FirebaseAuth's `UserInfo`): one entry of `User.providerData`.
-public struct ProviderUserInfo: Sendable, Codable, Equatable {
-    public let providerID: String
+/// What a provider knows about a user (FirebaseAuth's `UserInfo`): each entry of `User.providerData`, and the
+/// `User` itself (with `providerID` `firebase`).
+public protocol UserInfo: Sendable {
+    var providerID: String { get }
     /// The user's id at the provider (Apple's `sub`, the Telegram user id, the email for `password`).
-    public let uid: String
-    public let displayName: String?
-    public let email: String?
-    public let phoneNumber: String?
-    public let photoURL: URL?
+    var uid: String { get }
+    var displayName: String? { get }
+    var photoURL: URL? { get }
+    var email: String? { get }
+    var phoneNumber: String? { get }
+}
+
+/// One entry of `User.providerData`, as `accounts:lookup` describes it and the session store keeps it.
+struct ProviderUserInfo: UserInfo, Codable, Equatable {
+    let providerID: String
+    let uid: String
+    let displayName: String?
+    let email: String?
+    let phoneNumber: String?
+    let photoURL: URL?
 }
 
 /// When the account was created and last signed in (FirebaseAuth's `UserMetadata`).
@@ -27,16 +38,6 @@ struct UserProfile: Sendable, Codable, Equatable {
     var isEmailVerified: Bool
     var providerData: [ProviderUserInfo]
     var metadata: UserMetadata
-
-    /// Before the first lookup: only the uid (and whatever the sign-in answer said).
-    init(uid: String, email: String? = nil, displayName: String? = nil) {
-        self.uid = uid
-        self.email = email
-        self.displayName = displayName
-        isEmailVerified = false
-        providerData = []
-        metadata = UserMetadata(creationDate: nil, lastSignInDate: nil)
-    }
 
     /// From `users[0]` of an `accounts:lookup` answer.
     init?(lookup user: GatewayResponse) {

@@ -7,12 +7,15 @@ import Testing
 ///
 /// - `main`: every provider (Apple, Facebook, Telegram, Google, OpenID Connect, email with SMTP, phone with test
 ///   numbers), an API key list, three wrong passwords per account allowed.
-/// - `short`: ID tokens live 8 s with no clock skew allowed, a sign-in is "recent" for 1 s, and improved email
+/// - `short`: ID tokens live 8 s with no clock skew allowed, a sign-in is "recent" for 3 s, and improved email
 ///   privacy (`INVALID_LOGIN_CREDENTIALS`); email and phone only, no identity provider.
 /// - `restricted`: anonymous and password sign-in off, no Apple; phone test numbers only.
 final class ClientEnvironment: Sendable {
     static let projectID = "demo-client"
     static let shortTokenLifetime: TimeInterval = 8
+    /// `short`'s recent-sign-in window. The gateway counts it in whole seconds: a sign-in is surely recent for
+    /// less than this, and surely not after one second more.
+    static let recentSignInSeconds: TimeInterval = 3
 
     @TaskLocal static var current: ClientEnvironment?
 
@@ -117,7 +120,7 @@ final class ClientEnvironment: Sendable {
     private static func shortConfig(_ sections: [String: Any]) -> [String: Any] {
         var config = common(sections)
         config["tokens"] = ["idTokenLifetimeSeconds": Int(shortTokenLifetime), "clockSkewSeconds": 0]
-        config["email"] = email(sections, ["improvedEmailPrivacy": true, "recentSignInSeconds": 1])
+        config["email"] = email(sections, ["improvedEmailPrivacy": true, "recentSignInSeconds": Int(recentSignInSeconds)])
         return config
     }
 

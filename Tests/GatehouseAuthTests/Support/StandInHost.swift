@@ -15,7 +15,9 @@ final class StandInHost: @unchecked Sendable {
     private let child: ChildProcess
     private let input = Pipe()
     private let output = Pipe()
-    private let pending = Locked<[Int: CheckedContinuation<Value, any Error>]>([:])
+    /// The calls waiting for their answer; `closed` once the host has exited or is being stopped, after which a
+    /// call fails at once (nothing would ever answer it).
+    private let pending = Locked<(waiting: [Int: CheckedContinuation<Value, any Error>], closed: Bool)>(([:], false))
     private let nextID = Locked(1)
     private var buffer = Data()
 
@@ -25,6 +27,10 @@ final class StandInHost: @unchecked Sendable {
 
     init(workDirectory: URL) async throws {
         try TestPaths.require(TestPaths.python, "the test venv's Python (run scripts/bootstrap.sh)")
+        // A write to the pipe of a host that has died must fail with EPIPE, not kill the test process with SIGPIPE.
+        // The processes started after this inherit the disposition: the gateways write to sockets with MSG_NOSIGNAL
+        // and to log files only, so nothing changes for them (nginx is started by the host, with the default).
+        signal(SIGPIPE, SIG_IGN)
         child = try ChildProcess(TestPaths.python, ["-u", TestPaths.standInHost.path], workDirectory: workDirectory, name: "stand-ins",
                                  standardInput: input, standardOutput: output)
         // The first answer (id 0) is written at once; the pipe holds it until the reader runs. A host that never gets
@@ -35,7 +41,7 @@ final class StandInHost: @unchecked Sendable {
         }
         defer { watchdog.cancel() }
         let first = try await withCheckedThrowingContinuation { continuation in
-            pending.withLock { $0[0] = continuation }
+            pending.withLock { $0.waiting[0] = continuation }
             Thread { [self] in readLoop() }.start()
         }
         sections = first.object["sections"] as? [String: Any] ?? [:]
@@ -50,8 +56,22 @@ final class StandInHost: @unchecked Sendable {
         }
         let line = try JSONSerialization.data(withJSONObject: ["id": id, "cmd": command, "args": arguments]) + Data("\n".utf8)
         return try await withCheckedThrowingContinuation { continuation in
-            pending.withLock { $0[id] = continuation }
-            input.fileHandleForWriting.write(line)
+            let open = pending.withLock { pending -> Bool in
+                guard !pending.closed else { return false }
+                pending.waiting[id] = continuation
+                return true
+            }
+            guard open else {
+                continuation.resume(throwing: TestSetupError("the stand-in host has exited (\(command)):\n\(child.stderr)"))
+                return
+            }
+            do {
+                try input.fileHandleForWriting.write(contentsOf: line)
+            } catch {
+                // The host died before the reader saw it go: this call is answered here, once.
+                pending.withLock { $0.waiting.removeValue(forKey: id) }?
+                    .resume(throwing: TestSetupError("the stand-in host is gone (\(command): \(error)):\n\(child.stderr)"))
+            }
         }
     }
 
@@ -62,11 +82,13 @@ final class StandInHost: @unchecked Sendable {
 
     /// Closes the host's stdin (it stops its stand-ins and nginx fronts) and waits for it to exit.
     func stop() async {
+        pending.withLock { $0.closed = true }
         try? input.fileHandleForWriting.close()
         if (try? await child.wait(timeout: 120)) == nil { await child.stop() }
     }
 
     var log: String { child.stderr }
+    var isRunning: Bool { child.isRunning }
 
     private func readLoop() {
         let handle = output.fileHandleForReading
@@ -80,16 +102,17 @@ final class StandInHost: @unchecked Sendable {
                 deliver(Data(line))
             }
         }
-        let waiting = pending.withLock { all -> [CheckedContinuation<Value, any Error>] in
-            defer { all.removeAll() }
-            return Array(all.values)
+        let waiting = pending.withLock { pending -> [CheckedContinuation<Value, any Error>] in
+            pending.closed = true
+            defer { pending.waiting.removeAll() }
+            return Array(pending.waiting.values)
         }
         for continuation in waiting { continuation.resume(throwing: TestSetupError("the stand-in host exited:\n\(child.stderr)")) }
     }
 
     private func deliver(_ line: Data) {
         guard let message = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any], let id = message["id"] as? Int,
-              let continuation = pending.withLock({ $0.removeValue(forKey: id) }) else { return }
+              let continuation = pending.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
         if message["ok"] as? Bool == true {
             continuation.resume(returning: Value(raw: message["result"]))
         } else {
