@@ -10,7 +10,8 @@ divided by `openssl speed rsa2048` on one core, measured at the start and at the
 mean is used; both are printed). wrk runs on the same cores; its CPU is not counted.
 
 With --half-load, each build's best closed-loop rate is then offered again at half that rate (wrk with a
-per-request pause, bench/common.lua's BENCH_DELAY_MS) and the latency percentiles at that load are reported.
+random per-request pause, bench/common.lua's BENCH_DELAY_MS and BENCH_PACING) and the latency percentiles at
+that load are reported.
 Prints a markdown table; raw numbers go to --out as JSON.
 """
 
@@ -79,6 +80,8 @@ class Gateway:
             env = dict(self.env, BENCH_RESULT_FILE=result.name)
             if delay_ms > 0:
                 env["BENCH_DELAY_MS"] = f"{delay_ms:.3f}"
+                env["BENCH_PACING"] = "exponential"   # independent arrivals, as in bench/run.sh
+                env["BENCH_SEED"] = "17"
             before = cpu_seconds(self.process.pid)
             subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--timeout", "10s",
                             "-s", f"bench/{scenario}.lua", self.base], cwd=REPO, env=env,

@@ -138,6 +138,18 @@ final class Connection: @unchecked Sendable {
         guard code == SQLITE_OK else { throw failure(code, context: "wal_checkpoint(TRUNCATE)") }
     }
 
+    /// Copies what it can of the WAL into the database file without waiting for, or blocking, any other
+    /// connection (`PASSIVE`); see `WALCheckpointer`.
+    func checkpointPassively() throws(StoreError) {
+        let code = sqlite3_wal_checkpoint_v2(try open(), nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        guard code == SQLITE_OK else { throw failure(code, context: "wal_checkpoint(PASSIVE)") }
+    }
+
+    /// Lends the raw handle for a C call that this type does not wrap (registering a hook).
+    func withHandle<T>(_ body: (OpaquePointer) throws(StoreError) -> T) throws(StoreError) -> T {
+        try body(try open())
+    }
+
     private func prepared(_ sql: String) throws(StoreError) -> Statement {
         if let cached = statements[sql] { return cached }
         let statement = try Statement(sql: sql, connection: self, database: try open())

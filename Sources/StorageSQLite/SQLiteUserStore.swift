@@ -14,6 +14,7 @@ public final class SQLiteUserStore: UserStore {
     let readers: ReaderConnections
     private let writerPool: WorkerPool
     private let groupCommit: GroupCommit
+    private let checkpointer: WALCheckpointer
     let readerPool: WorkerPool
     let gate = UseGate()
 
@@ -23,19 +24,33 @@ public final class SQLiteUserStore: UserStore {
     /// Throws `StoreError.schemaTooNew` when a newer build has migrated the file, `.corrupt` when it is
     /// not a Gatehouse database, `.unavailable` when it cannot be opened. `busyTimeoutMilliseconds` is how
     /// long the writer waits for locks held by other processes (a backup, another instance) before failing.
-    public init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+    public convenience init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        try self.init(path: path, readerCount: readerCount, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                      willCheckpoint: {})
+    }
+
+    /// `willCheckpoint` runs on the checkpoint thread before each background checkpoint (tests hold one open).
+    init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5_000,
+         willCheckpoint: @escaping @Sendable () -> Void) throws {
         let writer = try Connection(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try Self.configureWriter(writer)
         try Migrator.migrate(writer)
         self.path = path
         self.readers = try ReaderConnections(path: path, count: readerCount)
+        self.checkpointer = try WALCheckpointer(path: path, willCheckpoint: willCheckpoint)
+        try checkpointer.attach(to: writer)
         self.writerPool = WorkerPool(name: "sqlite-writer", threadCount: 1)
         self.groupCommit = GroupCommit(writer: writer, pool: writerPool)
         self.readerPool = WorkerPool(name: "sqlite-reader", threadCount: max(1, readerCount))
     }
 
+    /// Background passes and writer checkpoints finished so far, and the last background failure (tests).
+    var checkpointProgress: (completed: Int, writerCheckpoints: Int, lastFailure: StoreError?) { checkpointer.progress }
+
     /// A store dropped without `close()` still lets its threads exit; the connections close with it.
     deinit {
+        try? groupCommit.withWriter { checkpointer.detach(from: $0) }
+        checkpointer.abandon()
         writerPool.stop()
         readerPool.stop()
     }
@@ -93,9 +108,11 @@ public final class SQLiteUserStore: UserStore {
             readerPool.stop()
         }
         try? await readerPool.run { self.readers.closeAll() }
+        await checkpointer.stop()
         try await writerPool.run {
             try self.groupCommit.withWriter { connection in
                 defer { connection.close() }
+                self.checkpointer.detach(from: connection)
                 try connection.checkpointAndTruncateWAL()
             }
         }
