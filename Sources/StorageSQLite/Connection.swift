@@ -139,10 +139,12 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Copies what it can of the WAL into the database file without waiting for, or blocking, any other
-    /// connection (`PASSIVE`); see `WALCheckpointer`.
-    func checkpointPassively() throws(StoreError) {
+    /// connection (`PASSIVE`); see `WALCheckpointer`. False when another connection's checkpoint is running.
+    func checkpointPassively() throws(StoreError) -> Bool {
         let code = sqlite3_wal_checkpoint_v2(try open(), nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        if code & 0xff == SQLITE_BUSY { return false }
         guard code == SQLITE_OK else { throw failure(code, context: "wal_checkpoint(PASSIVE)") }
+        return true
     }
 
     /// Lends the raw handle for a C call that this type does not wrap (registering a hook).

@@ -149,20 +149,20 @@ final class WALCheckpointer: Sendable {
             }
             guard proceed else { return }
             willCheckpoint()
-            let outcome = connection.withLock { connection -> StoreError? in
+            // Busy: the writer is finishing a round itself, which is what this pass was for.
+            let outcome = connection.withLock { connection -> Result<Bool, StoreError> in
                 do throws(StoreError) {
-                    try connection.checkpointPassively()
-                    return nil
+                    return .success(try connection.checkpointPassively())
                 } catch {
-                    return error
+                    return .failure(error)
                 }
             }
-            if outcome == nil { passFinished.store(true, ordering: .releasing) }
+            if case .success(true) = outcome { passFinished.store(true, ordering: .releasing) }
             state.withLock { state in
-                if let outcome {
-                    state.lastFailure = outcome
-                } else {
-                    state.completed += 1
+                switch outcome {
+                case .success(true): state.completed += 1
+                case .success(false): break
+                case .failure(let error): state.lastFailure = error
                 }
             }
         }
