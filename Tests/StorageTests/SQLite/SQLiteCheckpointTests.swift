@@ -10,16 +10,21 @@ import Testing
 /// writer's short finishing checkpoints keep the WAL bounded.
 @Suite("SQLite background checkpoints")
 struct SQLiteCheckpointTests {
-    /// Holds the first checkpoint open until released, and tells when one has started.
+    /// Holds the first checkpoint open until released (or, if nothing releases it, for `hold`), and tells
+    /// whether the hold ran out: a writer stuck behind the held pass would only go on once it had.
     private final class CheckpointGate: Sendable {
+        static let hold: DispatchTimeInterval = .seconds(300)
         private let started = Atomic<Int>(0)
+        private let ranOut = Atomic<Bool>(false)
         private let release = DispatchSemaphore(value: 0)
 
-        var hasStarted: Bool { started.load(ordering: .relaxed) > 0 }
+        var hasStarted: Bool { started.load(ordering: .acquiring) > 0 }
+        var holdRanOut: Bool { ranOut.load(ordering: .acquiring) }
 
         func checkpointWillStart() {
-            if started.add(1, ordering: .relaxed).oldValue == 0 {
-                _ = release.wait(timeout: .now() + 30)
+            if started.add(1, ordering: .acquiringAndReleasing).oldValue == 0,
+               release.wait(timeout: .now() + Self.hold) == .timedOut {
+                ranOut.store(true, ordering: .releasing)
             }
         }
 
@@ -48,31 +53,22 @@ struct SQLiteCheckpointTests {
         let gate = CheckpointGate()
         defer { gate.open() }
         let store = try SQLiteUserStore(path: directory.file("c.sqlite"), willCheckpoint: gate.checkpointWillStart)
-        let committed = Atomic<Int>(0)
-        let writes = Task {
-            var batch = 0
-            while !Task.isCancelled && batch < 3_000 {
-                try await Self.writeBatch(store, batch)
-                batch += 1
-                committed.add(1, ordering: .relaxed)
-            }
+        // No clock in the test: the whole suite runs in parallel and can stall a task for many seconds.
+        var batch = 0
+        while !gate.hasStarted && batch < 3_000 {
+            try await Self.writeBatch(store, batch)
+            batch += 1
         }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !gate.hasStarted && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(gate.hasStarted, "no checkpoint was asked for after \(committed.load(ordering: .relaxed)) transactions")
+        try #require(gate.hasStarted, "no checkpoint was asked for after \(batch) transactions")
 
-        // The pass is held on the checkpoint thread; a writer running it itself would be stuck behind it.
-        let atHold = committed.load(ordering: .relaxed)
-        while committed.load(ordering: .relaxed) < atHold + 40 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        // The pass is held on the checkpoint thread. A writer running it itself would have stopped at the commit
+        // that asked for it and gone on only once the hold ran out.
+        for extra in 0..<40 {
+            try await Self.writeBatch(store, batch + extra)
         }
-        #expect(committed.load(ordering: .relaxed) >= atHold + 40, "commits waited for the held checkpoint")
+        #expect(!gate.holdRanOut, "commits waited for the held checkpoint")
         gate.open()
-        writes.cancel()
-        try await writes.value
-        #expect(try await store.read { try $0.userCount() } == committed.load(ordering: .relaxed) * 20)
+        #expect(try await store.read { try $0.userCount() } == (batch + 40) * 20)
         try await store.close()
     }
 
