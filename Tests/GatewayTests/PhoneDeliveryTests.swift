@@ -62,45 +62,51 @@ struct PhoneDeliveryTests {
         #expect(phone.sent.map(\.via) == ["webhook"])
     }
 
-    @Test("every sender down: the code is retried and delivered when Telegram is back, within its lifetime")
-    func retriedUntilBack() async throws {
+    /// Telegram down and the webhook failing as `failWebhook` makes it: the code is not delivered, then `whileFailing`
+    /// runs; Telegram comes back, the next attempt (two seconds on) delivers the code through it, and the code signs in.
+    func waitsForTelegram(failWebhook: (FakePhoneServices) -> Void, whileFailing: (TestGateway) -> Void = { _ in },
+                          sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let phone = FakePhoneServices()
         phone.setTelegram(.down)
-        phone.setWebhookUp(false)
+        failWebhook(phone)
         let gw = try await TestGateway.withPhone(phone)
         let session = await gw.sendCode(number)["sessionInfo"]?.stringValue ?? ""
-        #expect(await gw.app.services.outbox.deliverDue() == 0)
+        #expect(await gw.app.services.outbox.deliverDue() == 0, sourceLocation: sourceLocation)
+        whileFailing(gw)
         phone.setTelegram(.working)
         gw.time.advance(seconds: 2)
-        #expect(await gw.app.services.outbox.deliverDue() == 1)
-        #expect(phone.sent.map(\.via) == ["telegram"])
-        #expect(await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(phone.lastCode(to: number) ?? "")]).status == 200)
+        #expect(await gw.app.services.outbox.deliverDue() == 1, sourceLocation: sourceLocation)
+        #expect(phone.sent.map(\.via) == ["telegram"], sourceLocation: sourceLocation)
+        #expect(await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(phone.lastCode(to: number) ?? "")]).status == 200,
+                sourceLocation: sourceLocation)
+    }
+
+    @Test("every sender down: the code is retried and delivered when Telegram is back, within its lifetime")
+    func retriedUntilBack() async throws {
+        try await waitsForTelegram(failWebhook: { $0.setWebhookUp(false) })
     }
 
     @Test("Telegram down and the webhook refusing for good: the code waits for Telegram instead of being dropped")
     func fallbackRefusedForGood() async throws {
-        let phone = FakePhoneServices()
-        phone.setTelegram(.down)
-        phone.setWebhookRefuses(true)
-        let gw = try await TestGateway.withPhone(phone)
-        let session = await gw.sendCode(number)["sessionInfo"]?.stringValue ?? ""
-        #expect(await gw.app.services.outbox.deliverDue() == 0)
-        #expect(gw.app.services.outbox.abandoned.load(ordering: .relaxed) == 0)
-        phone.setTelegram(.working)
-        gw.time.advance(seconds: 2)
-        #expect(await gw.app.services.outbox.deliverDue() == 1)
-        #expect(phone.sent.map(\.via) == ["telegram"])
-        #expect(await gw.signInWithPhone(["sessionInfo": .string(session), "code": .string(phone.lastCode(to: number) ?? "")]).status == 200)
+        try await waitsForTelegram(failWebhook: { $0.setWebhookRefuses(true) }, whileFailing: { gw in
+            #expect(gw.app.services.outbox.abandoned.load(ordering: .relaxed) == 0)
+        })
     }
 
-    @Test("a send that fails after a paid checkSendAbility is retried with its request_id, not with another check")
-    func checkPaidOnce() async throws {
+    /// Telegram's checks pass but its sends fail, and the webhook is down: a code is sent and its first attempt fails.
+    func firstSendFails(sourceLocation: SourceLocation = #_sourceLocation) async throws -> (FakePhoneServices, TestGateway) {
         let phone = FakePhoneServices()
         phone.setTelegram(.sendFailing)
         phone.setWebhookUp(false)
         let gw = try await TestGateway.withPhone(phone)
         _ = await gw.sendCode(number)
-        #expect(await gw.app.services.outbox.deliverDue() == 0)
+        #expect(await gw.app.services.outbox.deliverDue() == 0, sourceLocation: sourceLocation)
+        return (phone, gw)
+    }
+
+    @Test("a send that fails after a paid checkSendAbility is retried with its request_id, not with another check")
+    func checkPaidOnce() async throws {
+        let (phone, gw) = try await firstSendFails()
         gw.time.advance(seconds: 2)
         #expect(await gw.app.services.outbox.deliverDue() == 0)
         phone.setTelegram(.working)
@@ -113,12 +119,7 @@ struct PhoneDeliveryTests {
 
     @Test("a kept request_id Telegram no longer knows costs one fresh check, and the code still goes out")
     func keptRequestIdRefused() async throws {
-        let phone = FakePhoneServices()
-        phone.setTelegram(.sendFailing)
-        phone.setWebhookUp(false)
-        let gw = try await TestGateway.withPhone(phone)
-        _ = await gw.sendCode(number)
-        #expect(await gw.app.services.outbox.deliverDue() == 0)
+        let (phone, gw) = try await firstSendFails()
         phone.setTelegram(.working)
         phone.forgetRequestIds()
         gw.time.advance(seconds: 2)

@@ -12,12 +12,13 @@ import json
 import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from stand_in_server import StandInHandler, StandInServer, parse_fields
 
 BUNDLE_ID = "com.example.app"
 SERVICES_ID = "com.example.web"
@@ -29,7 +30,7 @@ def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class AppleStandIn:
+class AppleStandIn(StandInServer):
     def __init__(self) -> None:
         self.rsa_keys = {"k1": rsa.generate_private_key(public_exponent=65537, key_size=2048)}
         self.client_key = ec.generate_private_key(ec.SECP256R1())
@@ -38,22 +39,7 @@ class AppleStandIn:
         self.revoked: list[str] = []
         self.failing = False
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    # -- lifecycle
-
-    def start(self) -> "AppleStandIn":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        super().__init__(self._handler())
 
     def p8_pem(self) -> str:
         return self.client_key.private_bytes(
@@ -120,18 +106,7 @@ class AppleStandIn:
     def _handler(self):
         stand_in = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _reply(self, status: int, body: dict | None = None, content_type="application/json"):
-                data = b"" if body is None else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(StandInHandler):
             def do_GET(self):
                 url = urlparse(self.path)
                 if url.path == "/auth/keys":
@@ -143,7 +118,7 @@ class AppleStandIn:
                 if url.path == "/auth/authorize":
                     # The user consents at once: a code and a token bound to the request's nonce, to be
                     # form-posted to redirect_uri (returned as JSON so the test can post it like a browser).
-                    query = {k: v[0] for k, v in parse_qs(url.query).items()}
+                    query = parse_fields(url.query)
                     code = "web-" + uuid.uuid4().hex
                     token = stand_in.id_token(sub="web-user", aud=query["client_id"], hashed_nonce=query["nonce"])
                     stand_in.accept_code(code, token)
@@ -155,22 +130,14 @@ class AppleStandIn:
                                          for k, v in fields.items())
                         page = (f'<form method="post" action="{html.escape(query["redirect_uri"])}">{inputs}</form>'
                                 "<script>document.forms[0].submit()</script>")
-                        data = page.encode()
-                        self.send_response(200)
-                        self.send_header("Content-Type", "text/html; charset=utf-8")
-                        self.send_header("Content-Length", str(len(data)))
-                        self.end_headers()
-                        self.wfile.write(data)
-                        return None
+                        return self._send(200, page.encode(), "text/html; charset=utf-8")
                     return self._reply(200, {"action": query["redirect_uri"], "fields": fields})
                 return self._reply(404, {"error": "not_found"})
 
             def do_POST(self):
-                length = int(self.headers.get("Content-Length", "0"))
-                raw = self.rfile.read(length).decode()
+                form = self._form()
                 if not self.headers.get("Content-Type", "").startswith("application/x-www-form-urlencoded"):
                     return self._reply(400, {"error": "invalid_client"})
-                form = {k: v[0] for k, v in parse_qs(raw).items()}
                 if stand_in.failing:
                     return self._reply(503, {"error": "temporarily_unavailable"})
                 if not stand_in._client_ok(form):

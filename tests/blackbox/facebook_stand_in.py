@@ -16,11 +16,12 @@ import json
 import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlencode, urlparse
+from urllib.parse import urlencode, urlparse
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
+
+from stand_in_server import StandInHandler, StandInServer, parse_fields
 
 APP_ID = "1234567890"
 APP_SECRET = "fb-app-secret-not-real"
@@ -40,7 +41,7 @@ def appsecret_proof(token: str, secret: str = APP_SECRET) -> str:
     return hmac.new(secret.encode(), token.encode(), hashlib.sha256).hexdigest()
 
 
-class FacebookStandIn:
+class FacebookStandIn(StandInServer):
     def __init__(self) -> None:
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.tokens: dict[str, dict] = {}
@@ -52,23 +53,7 @@ class FacebookStandIn:
         self.slow_seconds = 3.0
         self.dialog_user = "web-user-1"
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    # -- lifecycle
-
-    def start(self) -> "FacebookStandIn":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        super().__init__(self._handler())
 
     def gateway_config(self, **extra) -> dict:
         facebook = {"enabled": True, "appId": APP_ID, "graphBaseUrl": self.base_url, "dialogBaseUrl": self.base_url,
@@ -137,20 +122,7 @@ class FacebookStandIn:
     def _handler(self):
         stand_in = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _reply(self, status: int, body: dict | None = None, headers: dict | None = None):
-                data = b"" if body is None else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(StandInHandler):
             def _graph_error(self, status: int, code: int, message: str, subcode: int | None = None):
                 error = {"message": message, "type": "OAuthException", "code": code, "fbtrace_id": "stand-in"}
                 if subcode is not None:
@@ -159,7 +131,7 @@ class FacebookStandIn:
 
             def do_GET(self):
                 url = urlparse(self.path)
-                query = {k: v[0] for k, v in parse_qs(url.query).items()}
+                query = parse_fields(url.query)
                 if url.path == "/.well-known/oauth/openid/jwks/":
                     jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(stand_in.key.public_key()))
                     return self._reply(200, {"keys": [{"kty": "RSA", "kid": KID, "use": "sig", "alg": "RS256",
@@ -217,10 +189,7 @@ class FacebookStandIn:
                     stand_in.codes[code] = {"token": token, "redirect_uri": query.get("redirect_uri"),
                                             "challenge": query.get("code_challenge"), "scope": query.get("scope")}
                 target = query["redirect_uri"] + "?" + urlencode({"code": code, "state": query.get("state", "")})
-                self.send_response(302)
-                self.send_header("Location", target)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                self._send(302, content_type=None, headers={"Location": target})
 
             def _exchange(self, query):
                 with stand_in.lock:

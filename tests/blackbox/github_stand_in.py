@@ -8,35 +8,22 @@ import base64
 import json
 import threading
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlencode, urlparse
+from urllib.parse import urlencode, urlparse
 
 from oidc_stand_in import s256
+from stand_in_server import StandInHandler, StandInServer, parse_fields
 
 CLIENT_ID = "Ov23liBLACKBOX"
 CLIENT_SECRET = "gh-blackbox-secret"
 
 
-class GitHubStandIn:
+class GitHubStandIn(StandInServer):
     def __init__(self) -> None:
         self.tokens: dict[str, dict] = {}
         self.codes: dict[str, dict] = {}
         self.next_user = {"id": 1, "login": "web-user"}
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def start(self) -> "GitHubStandIn":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        super().__init__(self._handler())
 
     def gateway_config(self) -> dict:
         return {"github": {"enabled": True, "clientId": CLIENT_ID, "baseUrl": self.base_url, "apiBaseUrl": self.base_url}}
@@ -48,24 +35,11 @@ class GitHubStandIn:
     def _handler(self):
         stand_in = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _reply(self, status: int, body=None, headers: dict | None = None):
-                data = b"" if body is None else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(StandInHandler):
             def do_GET(self):
                 url = urlparse(self.path)
                 if url.path == "/login/oauth/authorize":
-                    query = {k: v[0] for k, v in parse_qs(url.query).items()}
+                    query = parse_fields(url.query)
                     code, token = "code-" + uuid.uuid4().hex, "gho_" + uuid.uuid4().hex
                     stand_in.issue(token, dict(stand_in.next_user))
                     with stand_in.lock:
@@ -83,7 +57,7 @@ class GitHubStandIn:
 
             def do_POST(self):
                 url = urlparse(self.path)
-                raw = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+                raw = self._body().decode()
                 if url.path == f"/applications/{CLIENT_ID}/token":
                     expected = "Basic " + base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
                     if self.headers.get("Authorization") != expected:
@@ -93,7 +67,7 @@ class GitHubStandIn:
                         return self._reply(404, {"message": "Not Found"})
                     return self._reply(200, {"app": {"client_id": CLIENT_ID}, "user": issued["user"]})
                 if url.path == "/login/oauth/access_token":
-                    form = {k: v[0] for k, v in parse_qs(raw).items()}
+                    form = parse_fields(raw)
                     with stand_in.lock:
                         issued = stand_in.codes.pop(form.get("code", ""), None)
                     if (form.get("client_id") != CLIENT_ID or form.get("client_secret") != CLIENT_SECRET or issued is None

@@ -15,11 +15,12 @@ import threading
 import time
 import uuid
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlencode, urlparse
+from urllib.parse import urlencode, urlparse
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from stand_in_server import StandInHandler, StandInServer, parse_fields
 
 GOOGLE_ISSUER = "https://accounts.google.com"
 
@@ -32,7 +33,7 @@ def s256(verifier: str) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
 
 
-class OIDCStandIn:
+class OIDCStandIn(StandInServer):
     def __init__(self, client_id: str = "bb-client", client_secret: str = "bb-secret", issuer: str | None = None) -> None:
         self.client_id = client_id
         self.client_secret = client_secret
@@ -46,22 +47,7 @@ class OIDCStandIn:
         self.token_calls: list[dict] = []
         self.next_user = {"sub": "web-user"}
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    # -- lifecycle
-
-    def start(self) -> "OIDCStandIn":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        super().__init__(self._handler())
 
     @property
     def issuer(self) -> str:
@@ -149,20 +135,7 @@ class OIDCStandIn:
     def _handler(self):
         stand_in = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _reply(self, status: int, body: dict | None = None, headers: dict | None = None):
-                data = b"" if body is None else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(StandInHandler):
             def do_GET(self):
                 url = urlparse(self.path)
                 stand_in.fetches[url.path] += 1
@@ -177,7 +150,7 @@ class OIDCStandIn:
                 if url.path == "/authorize":
                     # The user consents at once: a code bound to the PKCE challenge (or, without PKCE, nothing
                     # the token endpoint would accept), sent back in the query as the code flow does.
-                    query = {k: v[0] for k, v in parse_qs(url.query).items()}
+                    query = parse_fields(url.query)
                     code = "code-" + uuid.uuid4().hex
                     token = stand_in.id_token(sub=stand_in.next_user["sub"], email=stand_in.next_user.get("email"),
                                               aud=query["client_id"], hashed_nonce=query.get("nonce"))
@@ -198,8 +171,7 @@ class OIDCStandIn:
             def do_POST(self):
                 url = urlparse(self.path)
                 stand_in.fetches[url.path] += 1
-                length = int(self.headers.get("Content-Length", "0"))
-                form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+                form = self._form()
                 if url.path == "/tokeninfo":
                     info = stand_in.token_info.get(form.get("access_token", ""))
                     return self._reply(200, info) if info is not None else self._reply(400, {"error": "invalid_token"})

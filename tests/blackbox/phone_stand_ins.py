@@ -15,18 +15,13 @@ import hmac
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import requests
 
+from stand_in_server import StandInHandler, StandInServer
+
 GATEWAY_TOKEN = "AAF-blackbox-gateway-token"
 WEBHOOK_SECRET = "blackbox-webhook-secret-0123"
-
-
-def _server(handler_class) -> tuple[ThreadingHTTPServer, threading.Thread]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
-    server.daemon_threads = True
-    return server, threading.Thread(target=server.serve_forever, daemon=True)
 
 
 def wait_for(condition, timeout: float = 15.0, step: float = 0.05):
@@ -40,7 +35,7 @@ def wait_for(condition, timeout: float = 15.0, step: float = 0.05):
     raise AssertionError("timed out waiting")
 
 
-class TelegramGatewayStandIn:
+class TelegramGatewayStandIn(StandInServer):
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.mode = "working"  # working | down | slow
@@ -48,19 +43,7 @@ class TelegramGatewayStandIn:
         self.not_on_telegram: set[str] = set()
         self.messages: list[dict] = []  # sendVerificationMessage bodies that were accepted
         self.calls: list[str] = []
-        self.server, self.thread = _server(self._handler())
-
-    def start(self) -> "TelegramGatewayStandIn":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        super().__init__(self._handler())
 
     def gateway_config(self, **extra) -> dict:
         """The `telegram.gateway` part of a gateway's config; the token goes in `gateway_env()`."""
@@ -97,51 +80,39 @@ class TelegramGatewayStandIn:
     def _handler(self):
         stand_in = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _answer(self, status: int, body: dict) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(StandInHandler):
             def do_POST(self):
-                length = int(self.headers.get("Content-Length", "0"))
-                fields = json.loads(self.rfile.read(length) or b"{}")
+                fields = json.loads(self._body() or b"{}")
                 method = self.path.strip("/").lower()
                 with stand_in.lock:
                     stand_in.calls.append(method)
                     mode, delay = stand_in.mode, stand_in.delay
                 if mode == "down":
-                    return self._answer(503, {"ok": False, "error": "SERVICE_UNAVAILABLE"})
+                    return self._reply(503, {"ok": False, "error": "SERVICE_UNAVAILABLE"})
                 if mode == "slow":
                     time.sleep(delay)
                 if self.headers.get("Authorization") != f"Bearer {GATEWAY_TOKEN}":
-                    return self._answer(200, {"ok": False, "error": "ACCESS_TOKEN_INVALID"})
+                    return self._reply(200, {"ok": False, "error": "ACCESS_TOKEN_INVALID"})
                 number = fields.get("phone_number", "")
                 if number in stand_in.not_on_telegram:
-                    return self._answer(200, {"ok": False, "error": "PHONE_NUMBER_INVALID"})
+                    return self._reply(200, {"ok": False, "error": "PHONE_NUMBER_INVALID"})
                 status = {"request_id": f"req-{len(stand_in.calls)}", "phone_number": number.lstrip("+"), "request_cost": 0.01}
                 if method == "sendverificationmessage":
                     code = fields.get("code", "")
                     if not (code.isdigit() and 4 <= len(code) <= 8) or not 30 <= int(fields.get("ttl", 60)) <= 3600:
-                        return self._answer(200, {"ok": False, "error": "CODE_INVALID"})
+                        return self._reply(200, {"ok": False, "error": "CODE_INVALID"})
                     with stand_in.lock:
                         stand_in.messages.append({**fields, "request_id": status["request_id"]})
                     status["delivery_status"] = {"status": "sent", "updated_at": int(time.time())}
                     status["payload"] = fields.get("payload")
                 elif method != "checksendability":
-                    return self._answer(404, {"ok": False, "error": "METHOD_NOT_FOUND"})
-                return self._answer(200, {"ok": True, "result": status})
+                    return self._reply(404, {"ok": False, "error": "METHOD_NOT_FOUND"})
+                return self._reply(200, {"ok": True, "result": status})
 
         return Handler
 
 
-class SmsWebhookReceiver:
+class SmsWebhookReceiver(StandInServer):
     """The operator's side of the webhook contract, as README shows it: refuse anything not signed with the shared
     secret or older than five minutes, then hand the text to the SMS company (here: keep it)."""
 
@@ -151,19 +122,11 @@ class SmsWebhookReceiver:
         self.up = True
         self.accepted: list[dict] = []
         self.refused = 0
-        self.server, self.thread = _server(self._handler())
-
-    def start(self) -> "SmsWebhookReceiver":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(self._handler())
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/sms"
+        return self.base_url + "/sms"
 
     def gateway_config(self, **extra) -> dict:
         return {"webhook": {"url": self.url, **extra}}
@@ -181,17 +144,12 @@ class SmsWebhookReceiver:
     def _handler(self):
         receiver = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
+        class Handler(StandInHandler):
             def _answer(self, status: int) -> None:
-                self.send_response(status)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                self._send(status, content_type=None)
 
             def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                body = self._body()
                 if not receiver.up:
                     return self._answer(503)
                 timestamp = self.headers.get("X-Gatehouse-Timestamp", "")

@@ -17,11 +17,12 @@ import json
 import secrets
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, quote, unquote_plus, urlencode, urlparse
+from urllib.parse import quote, unquote_plus, urlencode, urlparse
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
+
+from stand_in_server import StandInHandler, StandInServer, parse_fields
 
 ISSUER = "https://oauth.telegram.org"
 
@@ -72,7 +73,7 @@ def user_json(user_id: int, first_name: str, **extra) -> str:
     return json.dumps({"id": user_id, "first_name": first_name, **extra}, separators=(",", ":")).replace("/", "\\/")
 
 
-class TelegramStandIn:
+class TelegramStandIn(StandInServer):
     def __init__(self) -> None:
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -82,22 +83,7 @@ class TelegramStandIn:
         self.next_user = {"id": 4242, "name": "Redirect User", "preferred_username": "redirect_user",
                           "phone_number": "989123456789"}
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    # -- lifecycle
-
-    def start(self) -> "TelegramStandIn":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        super().__init__(self._handler())
 
     def gateway_config(self, *, vector_window: bool = False, **extra) -> dict:
         """The `telegram` section for a gateway using this stand-in. Tokens come from `gateway_env()`."""
@@ -150,20 +136,7 @@ class TelegramStandIn:
     def _handler(self):
         stand_in = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _reply(self, status: int, body: dict | None = None, headers: dict | None = None):
-                data = b"" if body is None else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(StandInHandler):
             def do_GET(self):
                 url = urlparse(self.path)
                 if url.path == "/.well-known/openid-configuration":
@@ -181,7 +154,7 @@ class TelegramStandIn:
                                                        "n": jwk["n"], "e": jwk["e"]}]})
                 if url.path == "/auth":
                     # The user consents at once; Telegram sends them back with the code in the query.
-                    query = {k: v[0] for k, v in parse_qs(url.query).items()}
+                    query = parse_fields(url.query)
                     if query.get("response_type") != "code" or query.get("code_challenge_method") != "S256" \
                             or "openid" not in query.get("scope", "").split():
                         return self._reply(400, {"error": "invalid_request"})
@@ -193,8 +166,7 @@ class TelegramStandIn:
                 return self._reply(404, {"error": "not_found"})
 
             def do_POST(self):
-                raw = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
-                form = {k: v[0] for k, v in parse_qs(raw).items()}
+                form = self._form()
                 if self.path != "/token":
                     return self._reply(404, {"error": "not_found"})
                 with stand_in.lock:
