@@ -6,6 +6,11 @@ import Synchronization
 enum LoopMessage: Sendable {
     /// A handler finished; `connectionID` tells a live connection from a reused file descriptor.
     case response(fd: Int32, connectionID: UInt64, HTTPResponse)
+    /// A handler's thread sent the first `sent` bytes of a keep-alive response itself before the socket buffer
+    /// filled (see `ResponseHandoff`); the loop writes the rest.
+    case rest(fd: Int32, connectionID: UInt64, bytes: [UInt8], sent: Int)
+    /// A handler's thread finished writing a response the loop was waiting on (see `ResponseHandoff.collect`).
+    case answered(fd: Int32, connectionID: UInt64)
     /// Stop accepting, close idle connections, close the others after their response.
     case beginShutdown
     /// Close every connection now and leave the loop.

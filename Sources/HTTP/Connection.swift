@@ -16,6 +16,8 @@ final class Connection {
     let remoteAddress: String
     /// The slot this connection holds in the server's connection quota.
     let ticket: ConnectionQuota.Ticket
+    /// Whether the handler's thread may write the response in progress.
+    let handoff: ResponseHandoff
 
     var phase = Phase.reading
     /// Received bytes; the current request starts at `inputStart`.
@@ -38,16 +40,21 @@ final class Connection {
     var idleSince: Int64
     /// A hard deadline for responding or lingering connections.
     var closeDeadline: Int64?
-    /// The epoll events currently registered.
+    /// The epoll events currently registered. While a handler may answer directly its thread re-arms
+    /// `EPOLLIN` itself, so the loop sets this when it takes the answer in (`adoptDirectAnswer`).
     var interest: UInt32 = 0
+    /// The loop disarmed the descriptor while the handler's thread was still writing (see
+    /// `ResponseHandoff.collect`), so taking the answer in must re-arm it.
+    var disarmedDuringAnswer = false
 
     /// What the response in progress needs to know about its request.
     var pendingIsHead = false
     var pendingKeepAlive = true
     var pendingIsHTTP10 = false
 
-    init(fd: Int32, id: UInt64, remoteAddress: String, ticket: ConnectionQuota.Ticket, now: Int64) {
+    init(fd: Int32, id: UInt64, remoteAddress: String, ticket: ConnectionQuota.Ticket, now: Int64, epollFD: Int32) {
         self.fd = fd
+        self.handoff = ResponseHandoff(fd: fd, epollFD: epollFD)
         self.id = id
         self.remoteAddress = remoteAddress
         self.ticket = ticket

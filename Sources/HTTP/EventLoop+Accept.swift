@@ -26,7 +26,7 @@ extension EventLoop {
             nextConnectionID += 1
             let now = MonotonicClock.nowMilliseconds()
             let connection = Connection(fd: fd, id: nextConnectionID, remoteAddress: SocketAddress.hostText(of: storage),
-                                        ticket: ticket, now: now)
+                                        ticket: ticket, now: now, epollFD: epollFD)
             connections[fd] = connection
             setInterest(connection, EPOLLIN.rawValue, adding: true)
         }
@@ -46,15 +46,21 @@ extension EventLoop {
         register(fd: listener.fd, token: Self.listenerToken, events: EPOLLIN.rawValue, operation: EPOLL_CTL_MOD)
     }
 
-    func setInterest(_ connection: Connection, _ events: UInt32, adding: Bool = false) {
-        guard adding || connection.interest != events else { return }
+    /// `force` makes the call even when `interest` says it is redundant (it may be stale while a handler's
+    /// thread answers directly).
+    func setInterest(_ connection: Connection, _ events: UInt32, adding: Bool = false, force: Bool = false) {
+        guard adding || force || connection.interest != events else { return }
         connection.interest = events
         register(fd: connection.fd, token: UInt64(UInt32(bitPattern: connection.fd)), events: events,
                  operation: adding ? EPOLL_CTL_ADD : EPOLL_CTL_MOD)
     }
 
+    /// Closes at once; a handler still holding the right to answer loses it first (a write in progress is
+    /// waited for), so nothing is written to the descriptor after it is closed and perhaps reused.
     func closeConnection(_ connection: Connection) {
-        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        guard connections[connection.fd] === connection else { return }
+        if connection.phase == .handling { _ = connection.handoff.revoke() }
+        connections.removeValue(forKey: connection.fd)
         epoll_ctl(epollFD, EPOLL_CTL_DEL, connection.fd, nil)
         close(connection.fd)
         context.quota.release(connection.ticket)

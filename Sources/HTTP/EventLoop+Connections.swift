@@ -1,8 +1,23 @@
 import CLinux
 import Glibc
+import Synchronization
 
 extension EventLoop {
     func connectionEvent(_ connection: Connection, events: UInt32) {
+        // Readable again while "handling": the handler's thread answered and re-armed the descriptor.
+        if connection.phase == .handling {
+            switch connection.handoff.collect(watching: events & EPOLLIN.rawValue != 0) {
+            case .answered:
+                adoptDirectAnswer(connection)
+            case .stillWriting:
+                // The writer posts `.answered` when done; until then a level-triggered EPOLLIN would repeat.
+                connection.disarmedDuringAnswer = true
+                setInterest(connection, 0, force: true)
+                if events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) == 0 { return }
+            case .none:
+                break
+            }
+        }
         if events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 && events & EPOLLIN.rawValue == 0 {
             closeConnection(connection)
             return
@@ -65,35 +80,88 @@ extension EventLoop {
     }
 
     /// Hands the request to a task on the global concurrent executor; the loop thread moves on at once.
+    ///
+    /// When nothing but reading can follow the response (keep-alive, no pipelined bytes waiting, not draining),
+    /// the handler's thread may write it itself (`ResponseHandoff`); otherwise, or when that thread cannot write
+    /// it all at once, the response comes back through the loop's queue.
     private func dispatch(_ parsed: ParsedRequest, on connection: Connection) {
         connection.phase = .handling
-        connection.pendingIsHead = parsed.method == "HEAD"
+        let isHead = parsed.method == "HEAD"
+        let isHTTP10 = parsed.version == "HTTP/1.0"
+        connection.pendingIsHead = isHead
         connection.pendingKeepAlive = parsed.keepAlive
-        connection.pendingIsHTTP10 = parsed.version == "HTTP/1.0"
+        connection.pendingIsHTTP10 = isHTTP10
         setInterest(connection, 0)
         let request = HTTPRequest(method: parsed.method, target: parsed.target, version: parsed.version,
                                   headers: parsed.headers, body: parsed.body,
                                   remoteAddress: connection.remoteAddress)
-        let handler = context.handler
+        let mayAnswerDirectly = parsed.keepAlive && !isDraining && connection.unconsumedInput.isEmpty
+        let handoff = connection.handoff
+        if mayAnswerDirectly { handoff.grant() }
+        let context = context
         let queue = completions
-        let fd = connection.fd
         let id = connection.id
         Task.detached {
-            let response = await handler(request)
-            queue.post(.response(fd: fd, connectionID: id, response))
+            let response = await context.handler(request)
+            if mayAnswerDirectly && !ResponseWriter.requestsClose(response) {
+                let attempt = handoff.answer {
+                    ResponseWriter.serialize(response, isHeadRequest: isHead, keepAlive: true,
+                                             http10KeepAlive: isHTTP10, date: context.dates.current())
+                }
+                switch attempt {
+                case .answered:
+                    context.directAnswers.add(1, ordering: .relaxed)
+                    return
+                case .answeredWhileWatched:
+                    context.directAnswers.add(1, ordering: .relaxed)
+                    queue.post(.answered(fd: handoff.fd, connectionID: id))
+                    return
+                case .partlySent(let bytes, let sent):
+                    queue.post(.rest(fd: handoff.fd, connectionID: id, bytes: bytes, sent: sent))
+                    return
+                case .loopWrites:
+                    break
+                }
+            }
+            queue.post(.response(fd: handoff.fd, connectionID: id, response))
         }
     }
 
     func respond(_ connection: Connection, with response: HTTPResponse) {
-        connection.servedRequests += 1
+        connection.handoff.reset()
         let keepAlive = connection.pendingKeepAlive && !isDraining && !ResponseWriter.requestsClose(response)
         let bytes = ResponseWriter.serialize(response, isHeadRequest: connection.pendingIsHead, keepAlive: keepAlive,
                                              http10KeepAlive: connection.pendingIsHTTP10, date: dates.current())
+        write(bytes, alreadySent: 0, keepAlive: keepAlive, on: connection)
+    }
+
+    /// Sends a serialized response of which `alreadySent` bytes are out. Nothing else is pending while a
+    /// request is handled (`processInput` dispatches only with the output drained).
+    func write(_ bytes: [UInt8], alreadySent: Int, keepAlive: Bool, on connection: Connection) {
+        connection.disarmedDuringAnswer = false
+        connection.servedRequests += 1
         connection.phase = .responding
         connection.closeAfterWrite = !keepAlive
-        connection.output.append(contentsOf: bytes)
+        connection.output = bytes
+        connection.outputSent = alreadySent
         connection.closeDeadline = MonotonicClock.nowMilliseconds() + context.idleTimeout
         flush(connection)
+    }
+
+    /// The handler's thread wrote the whole response and re-armed reading (see `ResponseHandoff`): what
+    /// `write` and `flush` would have recorded, then on to the next request.
+    func adoptDirectAnswer(_ connection: Connection) {
+        connection.servedRequests += 1
+        if connection.disarmedDuringAnswer {
+            connection.disarmedDuringAnswer = false
+            setInterest(connection, EPOLLIN.rawValue, force: true)
+        } else {
+            connection.interest = EPOLLIN.rawValue
+        }
+        connection.phase = .reading
+        connection.closeDeadline = nil
+        connection.idleSince = MonotonicClock.nowMilliseconds()
+        processInput(connection)
     }
 
     func sendErrorAndClose(_ connection: Connection, status: Int, reason: String) {

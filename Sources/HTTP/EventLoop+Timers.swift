@@ -35,7 +35,9 @@ extension EventLoop {
                     closeConnection(connection)
                 }
             case .handling:
-                break
+                // An answer the handler's thread wrote is taken in here at the latest, so the idle timeout and
+                // shedding apply to the connection even when its client sends nothing more.
+                if connection.handoff.collect(watching: false) == .answered { adoptDirectAnswer(connection) }
             }
         }
         if context.quota.isNearCap { shedIdleKeepAlive() }

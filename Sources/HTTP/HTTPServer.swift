@@ -107,6 +107,11 @@ public final class HTTPServer: Sendable {
         context.quota.openConnections.load(ordering: .relaxed)
     }
 
+    /// Responses the handlers' threads wrote themselves (see `ResponseHandoff`).
+    var directAnswerCount: Int {
+        context.directAnswers.load(ordering: .relaxed)
+    }
+
     /// The most bytes any one connection has held so far (unparsed input plus decoded chunked body).
     var largestConnectionBuffer: Int {
         context.largestConnectionBuffer.load(ordering: .relaxed)

@@ -12,6 +12,9 @@ final class ServerContext: Sendable {
     /// The most bytes one connection has held at once (unparsed input plus decoded body): a deterministic
     /// measure that the request limits bound memory, whatever a client sends.
     let largestConnectionBuffer = Atomic<Int>(0)
+    /// Responses written by the handler's own thread rather than the loop (see `ResponseHandoff`); for tests.
+    let directAnswers = Atomic<Int>(0)
+    let dates = SharedHTTPDate()
 
     init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
         self.configuration = configuration

@@ -15,11 +15,19 @@ public enum FormURLEncoding {
     /// skipped; a segment without `=` is a name with an empty value. Bytes that are not valid UTF-8 are replaced
     /// with U+FFFD.
     public static func decode(_ text: String) -> [(String, String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { segment in
-            if let equals = segment.firstIndex(of: "=") {
-                return (unescape(segment[..<equals]), unescape(segment[segment.index(after: equals)...]))
+        segments(of: text).map { (unescape($0.name), unescape($0.value)) }
+    }
+
+    /// The raw `name` and `value` bytes of each non-empty `&`-separated segment, split at its first `=`.
+    /// Works on bytes: `&`, `=` and `%XX` are ASCII, and Character-level splitting cost ~2% of a request
+    /// whose only query is `?key=...`.
+    private static func segments(of text: String) -> [(name: Substring.UTF8View, value: Substring.UTF8View)] {
+        text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { segment in
+            let segment = Substring(segment)
+            guard let equals = segment.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+                return (segment.utf8, Substring().utf8)
             }
-            return (unescape(segment), "")
+            return (segment[..<equals].utf8, segment[segment.utf8.index(after: equals)...].utf8)
         }
     }
 
@@ -45,14 +53,17 @@ public enum FormURLEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func unescape(_ text: Substring) -> String {
-        String(decoding: PercentEncoding.decode(text.utf8, plusIsSpace: true), as: UTF8.self)
+    private static func unescape(_ bytes: Substring.UTF8View) -> String {
+        String(decoding: PercentEncoding.decode(bytes, plusIsSpace: true), as: UTF8.self)
     }
 
     /// The value of the first `name` in a query string (`key` in `?key=...`), decoded like a form field.
     public static func value(named name: String, in query: String?) -> String? {
         guard let query else { return nil }
-        return decode(query).first { $0.0 == name }?.1
+        for segment in segments(of: query) where unescape(segment.name) == name {
+            return unescape(segment.value)
+        }
+        return nil
     }
 }
 

@@ -23,7 +23,7 @@ struct RawClientError: Error, CustomStringConvertible {
 /// Every call runs on a fresh thread, so blocking socket calls never occupy the cooperative thread pool
 /// (or Dispatch's global pool) that the server's handler tasks need. Reads time out after `timeoutSeconds`.
 final class RawClient: @unchecked Sendable {
-    private let fd: Int32
+    private var fd: Int32
     private var buffered: [UInt8] = []
 
     /// - Parameter source: a local IPv4 address to connect from (another loopback address such as
@@ -63,7 +63,15 @@ final class RawClient: @unchecked Sendable {
         }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Closes with a reset (`SO_LINGER` of zero) instead of a FIN, as a client that crashes or gives up does.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(fd)
+        fd = -1
+    }
 
     func send(_ text: String) async throws { try await send(Array(text.utf8)) }
 

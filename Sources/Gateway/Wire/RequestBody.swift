@@ -1,4 +1,5 @@
 import AuthCore
+import Glibc
 import WireFormats
 
 /// A decoded request body with tolerant, typed field access.
@@ -153,9 +154,19 @@ struct RequestBody: Sendable {
     /// A NUL character is valid JSON but no text a client means, and PostgreSQL cannot store it: refused
     /// here as a 400, the same on every backend, rather than as a failed write.
     private func storable(_ text: String, _ key: String) throws(WireError) -> String {
-        guard refusesNUL, text.utf8.contains(0) else { return text }
+        guard refusesNUL, Self.containsNUL(text) else { return text }
         throw .invalidPayload("Invalid value at '\(RequestBody.snakeCase(key))' (TYPE_STRING), contains a NUL character",
                               reason: "invalid")
+    }
+
+    /// Whether `text` holds a NUL byte. Every string field of every request passes here (an ID token is ~900
+    /// bytes), and `utf8.contains` walks the view a byte at a time: 2.6% of an accounts:lookup's CPU.
+    static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        }
     }
 
     private func mismatch(_ key: String, _ type: String, _ value: JSONValue) -> WireError {

@@ -1,0 +1,115 @@
+import Testing
+@testable import HTTP
+
+/// The handler's thread writes a response itself when only reading can follow it (`ResponseHandoff`); these
+/// tests pin down when it may, and that the loop stays in charge of everything else.
+@Suite("Server: responses written by the handler's thread")
+struct ServerDirectAnswerTests {
+    @Test("keep-alive answers are written by the handler's thread, each one complete and in turn")
+    func keepAliveAnswersAreDirect() async throws {
+        try await withTestServer { server, port in
+            let client = try RawClient(port: port)
+            for index in 0..<20 {
+                let response = try await client.roundTrip("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(response.status == 200)
+                #expect(response.bodyText == "GET /\(index) - 0 ")
+                #expect(response.header("Date") != nil)
+            }
+            #expect(server.directAnswerCount == 20)
+        }
+    }
+
+    @Test("pipelined requests go through the loop while more of them wait, and are answered in order")
+    func pipelinedRequestsGoThroughTheLoop() async throws {
+        try await withTestServer { server, port in
+            let client = try RawClient(port: port)
+            try await client.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\nGET /b HTTP/1.1\r\nHost: t\r\n\r\n"
+                                  + "GET /c HTTP/1.1\r\nHost: t\r\n\r\n")
+            for path in ["/a", "/b", "/c"] {
+                #expect(try await client.readResponse().bodyText == "GET \(path) - 0 ")
+            }
+            // Only the last one, with nothing behind it, may be written by its handler.
+            #expect(server.directAnswerCount <= 1)
+        }
+    }
+
+    @Test("Connection: close, from the client or the handler, is answered by the loop, which then closes")
+    func closingAnswersGoThroughTheLoop() async throws {
+        try await withTestServer(handler: { request in
+            var headers = HTTPHeaders()
+            if request.path == "/bye" { headers.add("Connection", "close") }
+            return HTTPResponse(status: 200, headers: headers, body: Array("ok".utf8))
+        }) { server, port in
+            let asking = try RawClient(port: port)
+            let asked = try await asking.roundTrip("GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(asked.header("Connection") == "close")
+            #expect(await asking.isClosedByServer())
+            let told = try RawClient(port: port)
+            #expect(try await told.roundTrip("GET /bye HTTP/1.1\r\nHost: t\r\n\r\n").header("Connection") == "close")
+            #expect(await told.isClosedByServer())
+            #expect(server.directAnswerCount == 0)
+        }
+    }
+
+    @Test("a response too large for the socket buffer is finished by the loop, byte for byte")
+    func partlySentAnswerIsFinishedByTheLoop() async throws {
+        let body = (0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        try await withTestServer(handler: { request in
+            HTTPResponse(status: 200, body: request.path == "/big" ? body : Array("small".utf8))
+        }) { server, port in
+            let client = try RawClient(port: port)
+            let big = try await client.roundTrip("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(big.body == body)
+            #expect(server.directAnswerCount == 0)
+            #expect(try await client.roundTrip("GET /small HTTP/1.1\r\nHost: t\r\n\r\n").bodyText == "small")
+            #expect(server.directAnswerCount == 1)
+        }
+    }
+
+    @Test("the idle timeout still closes a connection whose last answer the handler's thread wrote")
+    func idleTimeoutAfterDirectAnswer() async throws {
+        try await withTestServer({ $0.idleTimeout = .milliseconds(300) }) { server, port in
+            let client = try RawClient(port: port, timeoutSeconds: 20)
+            #expect(try await client.roundTrip("GET / HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+            #expect(server.directAnswerCount == 1)
+            #expect(await client.isClosedByServer())
+            for _ in 0..<400 where server.connectionCount > 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(server.connectionCount == 0)
+        }
+    }
+
+    @Test("clients resetting while handlers answer never get, or cause, an answer meant for another connection")
+    func resetsDuringDirectAnswers() async throws {
+        // Some handlers pause, so resets land while their answers are pending and new connections take over the
+        // closed descriptors' numbers: an answer written after a close would reach one of those.
+        try await withTestServer(handler: { request in
+            let id = Int(request.path.dropFirst()) ?? 0
+            if id % 3 == 0 { try? await Task.sleep(for: .microseconds(150 * (id % 7))) }
+            return HTTPResponse(status: 200, body: Array(request.path.utf8))
+        }) { server, port in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for round in 0..<40 {
+                            let client = try RawClient(port: port, timeoutSeconds: 30)
+                            for request in 0..<5 {
+                                let id = (worker * 1000 + round) * 10 + request
+                                if request == 4 && round % 2 == 0 {
+                                    try await client.send("GET /\(id) HTTP/1.1\r\nHost: t\r\n\r\n")
+                                    client.reset()
+                                    break
+                                }
+                                let response = try await client.roundTrip("GET /\(id) HTTP/1.1\r\nHost: t\r\n\r\n")
+                                #expect(response.bodyText == "/\(id)")
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(server.directAnswerCount > 0)
+        }
+    }
+}
