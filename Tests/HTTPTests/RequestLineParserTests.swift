@@ -58,6 +58,15 @@ struct RequestLineParserTests {
         let bare = HTTPRequest(method: "GET", target: "/x", version: "HTTP/1.1", headers: HTTPHeaders(), body: [],
                                remoteAddress: "127.0.0.1")
         #expect(bare.query == nil)
+        func split(_ target: String) -> (String, String?) {
+            let request = HTTPRequest(method: "GET", target: target, version: "HTTP/1.1", headers: HTTPHeaders(),
+                                      body: [], remoteAddress: "127.0.0.1")
+            return (request.path, request.query)
+        }
+        #expect(split("http://h:1?q=1") == ("/", "q=1"))
+        #expect(split("http://h") == ("/", nil))
+        #expect(split("/a?b?c=%3F") == ("/a", "b?c=%3F"))
+        #expect(split("/?") == ("/", ""))
     }
 
     @Test("unsupported but well-formed versions are 505")

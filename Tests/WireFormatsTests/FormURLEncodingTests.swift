@@ -56,4 +56,14 @@ struct FormURLEncodingTests {
     func invalidUTF8() {
         #expect(same(FormURLEncoding.decode("x=%FF"), [("x", "\u{FFFD}")]))
     }
+
+    @Test("value(named:) finds the first field by its decoded name, and decodes only that value")
+    func valueNamed() {
+        #expect(FormURLEncoding.value(named: "key", in: "a=1&key=first&key=second") == "first")
+        #expect(FormURLEncoding.value(named: "key", in: "k%65y=escaped+name") == "escaped name")
+        #expect(FormURLEncoding.value(named: "flag", in: "flag&x=1") == "")
+        #expect(FormURLEncoding.value(named: "name", in: "&&name=Zo%C3%AB&") == "Zoë")
+        #expect(FormURLEncoding.value(named: "missing", in: "a=1") == nil)
+        #expect(FormURLEncoding.value(named: "key", in: nil) == nil)
+    }
 }

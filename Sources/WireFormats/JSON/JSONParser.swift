@@ -154,16 +154,27 @@ private struct Reader {
         index += 1  // opening quote
         var runStart = index
         var raw: [UInt8] = []
+        var sawEscape = false
         while true {
             guard index < bytes.count else { throw error("Unterminated string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                if !sawEscape {
+                    // No escapes (tokens, ids, most values): validated straight from the input, no copy.
+                    let run = bytes[runStart..<index]
+                    index += 1
+                    guard let text = String(validating: run, as: UTF8.self) else {
+                        throw error("Invalid UTF-8 in string")
+                    }
+                    return text
+                }
                 raw.append(contentsOf: bytes[runStart..<index])
                 index += 1
                 break
             }
             if byte < 0x20 { throw error("Control character in string") }
             if byte == UInt8(ascii: "\\") {
+                sawEscape = true
                 raw.append(contentsOf: bytes[runStart..<index])
                 index += 1
                 try appendEscape(into: &raw)
