@@ -10,15 +10,16 @@ import Synchronization
 /// back to reading (keep-alive, no pipelined bytes waiting, not shutting down) it *grants* the handler's
 /// thread a one-time right to answer. That thread *takes* the right, writes the whole response without
 /// blocking, re-arms the descriptor for reading and records the answer; the loop learns of it the next time it
-/// looks at the connection (a readiness event or the timer pass) and does its bookkeeping then (`adopt`). Any
-/// case that is not that simple (a partial write, `Connection: close`, a right taken back) goes through the
-/// loop exactly as before.
+/// looks at the connection (a readiness event or the timer pass) and does its bookkeeping then
+/// (`EventLoop.adoptDirectAnswer`). If the client sends again while the answer is still being written, the loop
+/// marks it watched and the writer posts `.answered` when done. Any case that is not that simple (a partial
+/// write, `Connection: close`, a right taken back) goes through the loop exactly as before.
 ///
 /// Safety rests on one rule: the loop never closes or decides about a connection while its handler may be
 /// writing. Before it does, it *revokes* the right: a grant not yet taken is withdrawn (the handler then posts
 /// its response as before), a write in progress is waited for (one non-blocking `send`), an answer already
-/// written is taken into account. So a descriptor is never written or re-armed
-/// after the loop closed it and a new connection reused its number.
+/// written is taken into account. So a descriptor is never written or re-armed after the loop closed it and a
+/// new connection reused its number.
 final class ResponseHandoff: Sendable {
     private enum State: UInt8 {
         /// The loop writes the response (no grant, or the grant was withdrawn or given back).
