@@ -149,11 +149,20 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func register(fd: Int32, token: UInt64, events: UInt32, operation: Int32) {
+        Self.register(epollFD: epollFD, fd: fd, token: token, events: events, operation: operation)
+    }
+
+    /// One `epoll_ctl` call. Static so that a handler's thread re-arming a connection (`ResponseHandoff`)
+    /// registers it exactly as the loop does.
+    static func register(epollFD: Int32, fd: Int32, token: UInt64, events: UInt32, operation: Int32) {
         var event = epoll_event()
         event.events = events
         event.data.u64 = token
         epoll_ctl(epollFD, operation, fd, &event)
     }
+
+    /// A connection's epoll token is its descriptor (`handle` maps it back).
+    static func token(for fd: Int32) -> UInt64 { UInt64(UInt32(bitPattern: fd)) }
 }
 
 /// Which threads are event-loop threads; lets tests prove handlers never run on one.

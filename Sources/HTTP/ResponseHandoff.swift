@@ -157,10 +157,8 @@ final class ResponseHandoff: Sendable {
     }
 
     private func setInterest(_ events: UInt32) {
-        var event = epoll_event()
-        event.events = events
-        event.data.u64 = UInt64(UInt32(bitPattern: fd))
-        epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
+        EventLoop.register(epollFD: epollFD, fd: fd, token: EventLoop.token(for: fd), events: events,
+                           operation: EPOLL_CTL_MOD)
     }
 
     /// Bytes sent before the socket buffer filled or an error stopped it (the loop's own write of the rest then
