@@ -8,19 +8,26 @@ public enum SHA256 {
 
     /// Hashes `data` in one call.
     public static func hash(_ data: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: byteCount)
+        data.withNonNullBytes { bytes, count in hash(bytes, count) }
+    }
+
+    /// Hashes the UTF-8 bytes of `text`, read in place (no copy of the text first).
+    public static func hash(_ text: String) -> [UInt8] {
+        guard !text.isEmpty else { return hash([UInt8]()) }
+        var text = text
+        return text.withUTF8 { hash($0.baseAddress!, $0.count) }
+    }
+
+    private static func hash(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> [UInt8] {
         var length: UInt32 = 0
-        let ok = data.withNonNullBytes { bytes, count in
-            EVP_Digest(bytes, count, &digest, &length, Algorithms.sha256.handle, nil)
+        var ok: Int32 = 0
+        let digest = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            ok = EVP_Digest(bytes, count, buffer.baseAddress, &length, Algorithms.sha256.handle, nil)
+            initialized = byteCount
         }
         // SHA-256 over an in-memory buffer has no failure mode short of memory exhaustion.
         precondition(ok == 1 && length == UInt32(byteCount), "EVP_Digest(SHA256) failed")
         return digest
-    }
-
-    /// Hashes the UTF-8 bytes of `text`.
-    public static func hash(_ text: String) -> [UInt8] {
-        hash(Array(text.utf8))
     }
 
     /// Lowercase hex of the SHA-256 of the UTF-8 bytes of `text`, the form used for stored token hashes.

@@ -40,33 +40,58 @@ enum FramingRules {
     /// Values too large for `Int` saturate to `Int.max`, which the body limit then refuses with 413.
     static func contentLength(_ values: [String]) throws(ParseFailure) -> Int {
         var agreed: Int?
-        for element in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
-            let digits = element.utf8.drop(while: ByteClass.isWhitespace).reversed()
-                .drop(while: ByteClass.isWhitespace).reversed()
-            guard !digits.isEmpty, digits.allSatisfy(ByteClass.isDigit) else {
-                throw .badRequest("invalid Content-Length")
+        for value in values {
+            try forEachElement(of: value) { (digits: Substring.UTF8View) throws(ParseFailure) in
+                agreed = try agreedLength(digits, agreed)
             }
-            var value = 0
-            for digit in digits {
-                let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflowB) = times.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
-                value = overflowA || overflowB ? Int.max : sum
-            }
-            if let agreed, agreed != value { throw .badRequest("conflicting Content-Length values") }
-            agreed = value
         }
         return agreed ?? 0
     }
 
+    /// One Content-Length element, checked against the ones before it.
+    private static func agreedLength(_ digits: Substring.UTF8View, _ agreed: Int?) throws(ParseFailure) -> Int {
+        guard !digits.isEmpty, digits.allSatisfy(ByteClass.isDigit) else {
+            throw .badRequest("invalid Content-Length")
+        }
+        var value = 0
+        for digit in digits {
+            let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            value = overflowA || overflowB ? Int.max : sum
+        }
+        if let agreed, agreed != value { throw .badRequest("conflicting Content-Length values") }
+        return value
+    }
+
+    /// Calls `body` with each comma-separated element of `value`, whitespace trimmed, empty ones included.
+    /// Works on the UTF-8 bytes in place: `,` and the whitespace are ASCII, and the Character-level split
+    /// with reversed copies it replaces allocated several arrays per request.
+    static func forEachElement<Failure: Error>(
+        of value: String, _ body: (Substring.UTF8View) throws(Failure) -> Void
+    ) throws(Failure) {
+        let bytes = value.utf8
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            var element = bytes[start..<end]
+            while let first = element.first, ByteClass.isWhitespace(first) { element = element.dropFirst() }
+            while let last = element.last, ByteClass.isWhitespace(last) { element = element.dropLast() }
+            try body(element)
+            guard end < bytes.endIndex else { return }
+            start = bytes.index(after: end)
+        }
+    }
+
     /// Splits comma-separated list fields into trimmed, lowercased, non-empty elements.
     static func listElements(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }
-            .map { element in
-                let trimmed = element.utf8.drop(while: ByteClass.isWhitespace).reversed()
-                    .drop(while: ByteClass.isWhitespace).reversed()
-                return String(decoding: trimmed.map(ByteClass.lowercased), as: UTF8.self)
+        var elements: [String] = []
+        for value in values {
+            forEachElement(of: value) { element in
+                guard !element.isEmpty else { return }
+                elements.append(String(decoding: element.map(ByteClass.lowercased), as: UTF8.self))
             }
-            .filter { !$0.isEmpty }
+        }
+        return elements
     }
 }
 

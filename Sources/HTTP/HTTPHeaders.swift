@@ -23,7 +23,9 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// Every value for `name`, in the order they appeared.
     public func values(_ name: String) -> [String] {
-        pairs.filter { Self.namesMatch($0.name, name) }.map(\.value)
+        var found: [String] = []  // stays unallocated when the field is absent, the common case
+        for pair in pairs where Self.namesMatch(pair.name, name) { found.append(pair.value) }
+        return found
     }
 
     /// Whether at least one field called `name` is present.
@@ -34,6 +36,11 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// Appends a field, keeping any existing fields with the same name.
     public mutating func add(_ name: String, _ value: String) {
         pairs.append((name: name, value: value))
+    }
+
+    /// Makes room for `count` fields, so that filling a parsed head allocates once.
+    public mutating func reserveCapacity(_ count: Int) {
+        pairs.reserveCapacity(count)
     }
 
     /// Replaces every field called `name` with a single one holding `value`.

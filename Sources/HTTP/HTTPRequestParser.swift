@@ -119,6 +119,7 @@ struct HeadLines {
     var lines: [ArraySlice<UInt8>] = []
 
     init(buffer: ArraySlice<UInt8>, from start: Int, to end: Int) {
+        lines.reserveCapacity(16)  // a request line and the usual handful of fields: one allocation
         let base = buffer.startIndex
         var lineStart = base + start
         var index = lineStart

@@ -13,6 +13,7 @@ enum RequestHeadParser {
     static func parse(_ head: HeadLines) throws(ParseFailure) -> RequestHead {
         guard let requestLine = head.lines.first else { throw .badRequest("missing request line") }
         var result = try parseRequestLine(requestLine)
+        result.headers.reserveCapacity(head.lines.count - 1)
         for line in head.lines.dropFirst() {
             let (name, value) = try parseFieldLine(line)
             result.headers.add(name, value)
@@ -22,9 +23,15 @@ enum RequestHeadParser {
 
     /// `method SP request-target SP HTTP-version`, with exactly one space between parts.
     static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(ParseFailure) -> RequestHead {
-        let parts = line.split(separator: ByteClass.space, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .badRequest("malformed request line") }
-        let (method, target, version) = (parts[0], parts[1], parts[2])
+        // Exactly two spaces: the first ends the method, the last starts the version, none in between.
+        guard let firstSpace = line.firstIndex(of: ByteClass.space), let lastSpace = line.lastIndex(of: ByteClass.space),
+              firstSpace < lastSpace,
+              !line[line.index(after: firstSpace)..<lastSpace].contains(ByteClass.space) else {
+            throw .badRequest("malformed request line")
+        }
+        let method = line[line.startIndex..<firstSpace]
+        let target = line[line.index(after: firstSpace)..<lastSpace]
+        let version = line[line.index(after: lastSpace)...]
         guard !method.isEmpty, method.allSatisfy(ByteClass.isToken) else { throw .badRequest("invalid method") }
         guard !target.isEmpty, target.allSatisfy(ByteClass.isTargetByte) else {
             throw .badRequest("invalid request target")
@@ -43,16 +50,20 @@ enum RequestHeadParser {
 
     /// Accepts HTTP/1.0 and HTTP/1.1; a well-formed other version is 505, anything else 400.
     static func parseVersion(_ version: ArraySlice<UInt8>) throws(ParseFailure) -> String {
-        let bytes = Array(version)
-        let prefix = Array("HTTP/".utf8)
-        guard bytes.count == 8, Array(bytes[0..<5]) == prefix, ByteClass.isDigit(bytes[5]),
-              bytes[6] == UInt8(ascii: "."), ByteClass.isDigit(bytes[7]) else {
+        let start = version.startIndex
+        guard version.count == 8, version[start..<start + 5].elementsEqual("HTTP/".utf8),
+              ByteClass.isDigit(version[start + 5]), version[start + 6] == UInt8(ascii: "."),
+              ByteClass.isDigit(version[start + 7]) else {
             throw .badRequest("malformed HTTP version")
         }
-        guard bytes[5] == UInt8(ascii: "1"), bytes[7] == UInt8(ascii: "0") || bytes[7] == UInt8(ascii: "1") else {
+        guard version[start + 5] == UInt8(ascii: "1") else {
             throw ParseFailure(status: 505, reason: "HTTP version not supported")
         }
-        return String(decoding: bytes, as: UTF8.self)
+        switch version[start + 7] {
+        case UInt8(ascii: "1"): return "HTTP/1.1"
+        case UInt8(ascii: "0"): return "HTTP/1.0"
+        default: throw ParseFailure(status: 505, reason: "HTTP version not supported")
+        }
     }
 
     /// origin-form (`/path`), asterisk-form (`*`, OPTIONS only) and absolute-form (`scheme://...`).

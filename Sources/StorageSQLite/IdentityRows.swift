@@ -9,6 +9,18 @@ enum IdentityRows {
         raw_user_info, sealed_secrets, linked_at
         """
 
+    /// A user's identities; the index on (local_id, provider_id) finds them, and they are put in order in
+    /// Swift (`linkedOrder`) so that SQLite needs no sorter for a handful of rows.
+    static let selectByLocalId = "SELECT \(columns) FROM identities WHERE local_id = ?"
+
+    /// The order identities are listed in: by `linked_at`, then `provider_id` compared as UTF-8 bytes (the
+    /// `ORDER BY linked_at, provider_id` this replaces, in SQLite's BINARY collation). `(local_id,
+    /// provider_id)` is unique, so the order is total within a user.
+    static func linkedOrder(_ lhs: ProviderIdentity, _ rhs: ProviderIdentity) -> Bool {
+        if lhs.linkedAt != rhs.linkedAt { return lhs.linkedAt < rhs.linkedAt }
+        return lhs.providerId.utf8.lexicographicallyPrecedes(rhs.providerId.utf8)
+    }
+
     static let insert = "INSERT INTO identities (\(columns), email_lower) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     /// Parameters: every column but `local_id` and `provider_id`, then `local_id`, `provider_id`.

@@ -5,15 +5,11 @@ extension SQLiteTransaction {
     // MARK: Refresh tokens
 
     func insertRefreshToken(_ token: RefreshTokenRecord) throws {
-        try connection.execute(
-            "INSERT INTO refresh_tokens (\(TokenRows.refreshColumns)) VALUES (?, ?, ?, ?, ?, ?)",
-            TokenRows.values(token))
+        try connection.execute(TokenRows.insertRefresh, TokenRows.values(token))
     }
 
     func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? {
-        try connection.queryFirst(
-            "SELECT \(TokenRows.refreshColumns) FROM refresh_tokens WHERE token_hash = ?", [.init(hash)],
-            TokenRows.refreshToken)
+        try connection.queryFirst(TokenRows.selectRefreshByHash, [.init(hash)], TokenRows.refreshToken)
     }
 
     func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) throws -> Int {

@@ -14,8 +14,7 @@ final class SQLiteTransaction: StoreTransaction {
     // MARK: Users
 
     func user(localId: String) throws -> UserRecord? {
-        try connection.queryFirst(
-            "SELECT \(UserRows.columns) FROM users WHERE local_id = ?", [.init(localId)], UserRows.decode)
+        try connection.queryFirst(UserRows.selectByLocalId, [.init(localId)], UserRows.decode)
     }
 
     func user(email: String) throws -> UserRecord? {
@@ -86,9 +85,8 @@ final class SQLiteTransaction: StoreTransaction {
     // MARK: Identities
 
     func identities(localId: String) throws -> [ProviderIdentity] {
-        try connection.query(
-            "SELECT \(IdentityRows.columns) FROM identities WHERE local_id = ? ORDER BY linked_at, provider_id",
-            [.init(localId)], IdentityRows.decode)
+        try connection.query(IdentityRows.selectByLocalId, [.init(localId)], IdentityRows.decode)
+            .sorted(by: IdentityRows.linkedOrder)
     }
 
     func identity(providerId: String, federatedId: String) throws -> ProviderIdentity? {

@@ -31,10 +31,11 @@ final class Statement {
             case .integer(let number):
                 code = sqlite3_bind_int64(handle, index, number)
             case .text(let text):
-                let bytes = Array(text.utf8)
-                code = bytes.isEmpty
+                // SQLite copies the bytes (transient), so the string's own storage is lent, not copied first.
+                var text = text
+                code = text.isEmpty
                     ? shim_bind_text_transient(handle, index, "", 0)
-                    : bytes.withUnsafeBufferPointer { buffer in
+                    : text.withUTF8 { buffer in
                         buffer.withMemoryRebound(to: CChar.self) {
                             shim_bind_text_transient(handle, index, $0.baseAddress, Int32($0.count))
                         }

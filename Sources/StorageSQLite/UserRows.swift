@@ -10,6 +10,10 @@ enum UserRows {
         custom_attributes, valid_since, created_at, last_login_at, last_refresh_at, tenant_id, initial_email
         """
 
+    /// The statements run on every request are built once: interpolating them per call allocated and hashed
+    /// the whole text each time (the statement cache is keyed by it).
+    static let selectByLocalId = "SELECT \(columns) FROM users WHERE local_id = ?"
+
     static let insert = "INSERT INTO users (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     /// Parameters: every column but `local_id`, then `local_id`.

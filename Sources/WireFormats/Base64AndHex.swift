@@ -37,13 +37,13 @@ public enum Hex {
 
     /// Two lowercase digits per byte.
     public static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            output.append(digits[Int(byte >> 4)])
-            output.append(digits[Int(byte & 0x0F)])
+        String(unsafeUninitializedCapacity: bytes.count * 2) { output in
+            for (index, byte) in bytes.enumerated() {
+                output[2 * index] = digits[Int(byte >> 4)]
+                output[2 * index + 1] = digits[Int(byte & 0x0F)]
+            }
+            return bytes.count * 2
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Accepts upper- or lowercase digits; returns `nil` for odd lengths or any other character.

@@ -54,14 +54,30 @@ public enum FormURLEncoding {
     }
 
     private static func unescape(_ bytes: Substring.UTF8View) -> String {
-        String(decoding: PercentEncoding.decode(bytes, plusIsSpace: true), as: UTF8.self)
+        // Most names and values (an API key, a grant type) have nothing to decode: read them in place.
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+            return String(Substring(bytes))
+        }
+        return String(decoding: PercentEncoding.decode(bytes, plusIsSpace: true), as: UTF8.self)
     }
 
     /// The value of the first `name` in a query string (`key` in `?key=...`), decoded like a form field.
     public static func value(named name: String, in query: String?) -> String? {
         guard let query else { return nil }
-        for segment in segments(of: query) where unescape(segment.name) == name {
-            return unescape(segment.value)
+        // Segment by segment, without building the list of all of them first.
+        let bytes = query.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            let segment = query[start..<end]
+            if !segment.isEmpty {
+                let equals = segment.utf8.firstIndex(of: UInt8(ascii: "=")) ?? segment.endIndex
+                if unescape(segment[..<equals].utf8) == name {
+                    return equals == segment.endIndex ? "" : unescape(segment[segment.utf8.index(after: equals)...].utf8)
+                }
+            }
+            guard end < bytes.endIndex else { break }
+            start = bytes.index(after: end)
         }
         return nil
     }

@@ -39,6 +39,8 @@ struct RequestLineParserTests {
         "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", "GET /\r\nHost: a\r\n\r\n", "G(T / HTTP/1.1\r\nHost: a\r\n\r\n",
         "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", "GET / HTTP/1.1 \r\nHost: a\r\n\r\n", "GET x HTTP/1.1\r\nHost: a\r\n\r\n",
         "GET / http/1.1\r\nHost: a\r\n\r\n", "GET / HTTP/11\r\nHost: a\r\n\r\n", "GET * HTTP/1.1\r\nHost: a\r\n\r\n",
+        "GET /  HTTP/1.1\r\nHost: a\r\n\r\n", " / HTTP/1.1\r\nHost: a\r\n\r\n", "GET  HTTP/1.1\r\nHost: a\r\n\r\n",
+        "GET / HTTP/1.x\r\nHost: a\r\n\r\n", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", "GET / HTTPS1.1\r\nHost: a\r\n\r\n",
     ])
     func malformedRequestLine(text: String) {
         #expect(failureStatus(text) == 400)
@@ -114,6 +116,7 @@ struct RequestLineParserTests {
         #expect(parsedRequest("GET / HTTP/1.1\r\nHost: a\r\n\r\n")?.keepAlive == true)
         #expect(parsedRequest("GET / HTTP/1.1\r\nHost: a\r\nConnection: Close\r\n\r\n")?.keepAlive == false)
         #expect(parsedRequest("GET / HTTP/1.0\r\n\r\n")?.keepAlive == false)
+        #expect(parsedRequest("GET / HTTP/1.0\r\n\r\n")?.version == "HTTP/1.0")
         #expect(parsedRequest("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")?.keepAlive == true)
     }
 

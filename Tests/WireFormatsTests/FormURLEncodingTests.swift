@@ -65,5 +65,9 @@ struct FormURLEncodingTests {
         #expect(FormURLEncoding.value(named: "name", in: "&&name=Zo%C3%AB&") == "Zoë")
         #expect(FormURLEncoding.value(named: "missing", in: "a=1") == nil)
         #expect(FormURLEncoding.value(named: "key", in: nil) == nil)
+        #expect(FormURLEncoding.value(named: "key", in: "=x&key=a=b") == "a=b")
+        #expect(FormURLEncoding.value(named: "key", in: "key=") == "")
+        #expect(FormURLEncoding.value(named: "", in: "=v") == "v")
+        #expect(FormURLEncoding.value(named: "a b", in: "a+b=c%2") == "c%2")
     }
 }

@@ -8,8 +8,14 @@ import Dispatch
 /// HTTP event loops must never run CPU-heavy or blocking work either. A bounded pool per kind of work
 /// (database, signing, KDF) also keeps a flood of 45 ms password hashes from queueing ahead of lookups.
 public final class WorkerPool: Sendable {
+    private struct Job {
+        let run: @Sendable () -> Void
+        /// When it was queued, for the wait statistics.
+        let queuedAt: UInt64
+    }
+
     private struct State {
-        var jobs: [@Sendable () -> Void] = []
+        var jobs: [Job] = []
         var head = 0
         var stopped = false
     }
@@ -65,7 +71,9 @@ public final class WorkerPool: Sendable {
 
     /// Runs `work` on one of the pool's threads and returns its result to the caller's task.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        // Resumed exactly once on every path below, so the checked variant's extra allocation and bookkeeping
+        // per job buy nothing.
+        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<T, any Error>) in
             submit {
                 do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
             }
@@ -88,15 +96,9 @@ public final class WorkerPool: Sendable {
     /// Queues `job` for one of the pool's threads and returns at once (for work that reports back by itself,
     /// such as a batch that resumes its own callers).
     public func submit(_ job: @escaping @Sendable () -> Void) {
-        let queuedAt = DispatchTime.now().uptimeNanoseconds
-        let timed: @Sendable () -> Void = { [self] in
-            let now = DispatchTime.now().uptimeNanoseconds
-            waitedNanoseconds.add(now >= queuedAt ? now - queuedAt : 0, ordering: .relaxed)
-            started.add(1, ordering: .relaxed)
-            job()
-        }
+        let queued = Job(run: job, queuedAt: DispatchTime.now().uptimeNanoseconds)
         condition.lock()
-        state.withLock { $0.jobs.append(timed) }
+        state.withLock { $0.jobs.append(queued) }
         condition.signal()
         condition.unlock()
     }
@@ -104,10 +106,10 @@ public final class WorkerPool: Sendable {
     private func runLoop() {
         while true {
             condition.lock()
-            var job: (@Sendable () -> Void)?
+            var job: Job?
             var stopped = false
             while true {
-                (job, stopped) = state.withLock { s -> ((@Sendable () -> Void)?, Bool) in
+                (job, stopped) = state.withLock { s -> (Job?, Bool) in
                     guard s.head < s.jobs.count else { return (nil, s.stopped) }
                     let next = s.jobs[s.head]
                     s.head += 1
@@ -122,7 +124,10 @@ public final class WorkerPool: Sendable {
             }
             condition.unlock()
             guard let job else { return }
-            job()
+            let now = DispatchTime.now().uptimeNanoseconds
+            waitedNanoseconds.add(now >= job.queuedAt ? now - job.queuedAt : 0, ordering: .relaxed)
+            started.add(1, ordering: .relaxed)
+            job.run()
         }
     }
 }

@@ -132,13 +132,16 @@ public struct StandardOutputSink: LogSink {
     private static let lock = Mutex(())
     public init() {}
     public func write(_ line: String) {
+        var line = line  // written from its own storage, not copied into an array first
         Self.lock.withLock { _ in
-            var bytes = Array(line.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { Foundation.write(1, $0.baseAddress! + offset, $0.count - offset) }
-                if written <= 0 { break }
-                offset += written
+            line.withUTF8 { bytes in
+                guard let start = bytes.baseAddress else { return }
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Foundation.write(1, start + offset, bytes.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
             }
         }
     }

@@ -31,8 +31,9 @@ struct RouteTable: Sendable {
     }
 
     private(set) var routes: [Route] = []
-    /// Routes without parameters, by "METHOD path": most requests are found with one hash lookup.
-    private var exact: [String: Match] = [:]
+    /// Routes without parameters, by method, then path: most requests are found with two hash lookups and
+    /// no string built for the key.
+    private var exact: [String: [String: Match]] = [:]
 
     mutating func add(_ method: String, _ path: String, _ operation: APIOperation, _ access: Access,
                       fixed: [String: String] = [:]) {
@@ -42,14 +43,15 @@ struct RouteTable: Sendable {
         }
         routes.append(Route(method: method, segments: segments, operation: operation, access: access, fixed: fixed))
         if !segments.contains(where: { if case .parameter = $0 { return true } else { return false } }) {
-            let key = method + " /" + RouteTable.split(path).joined(separator: "/")
-            exact[key] = exact[key] ?? Match(operation: operation, access: access, parameters: fixed)
+            let key = "/" + RouteTable.split(path).joined(separator: "/")
+            exact[method, default: [:]][key] = exact[method]?[key]
+                ?? Match(operation: operation, access: access, parameters: fixed)
         }
     }
 
     func lookup(method: String, path: String) -> Lookup {
         if RouteTable.isPlain(path), path.utf8.last != UInt8(ascii: "/") || path == "/",
-           let match = exact[(method == "HEAD" ? "GET" : method) + " " + path] {
+           let match = exact[method == "HEAD" ? "GET" : method]?[path] {
             return .matched(match)
         }
         let parts = RouteTable.split(path)

@@ -102,9 +102,8 @@ struct GatewayResponder: Sendable {
         guard request.method == "POST" || request.method == "PATCH" else { return .empty }
         // Providers verify their callbacks over the exact bytes (OperationContext.request.body); nothing is parsed.
         if operation == .providerEvents || operation == .appleNotifications { return .empty }
-        let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        if (operation == .token || operation == .oauthToken || operation == .authHandler || operation == .actionPageSubmit)
-            && contentType.hasPrefix("application/x-www-form-urlencoded") {
+        if operation == .token || operation == .oauthToken || operation == .authHandler || operation == .actionPageSubmit,
+           (request.headers["content-type"]?.lowercased() ?? "").hasPrefix("application/x-www-form-urlencoded") {
             return try RequestBody.form(request.body)
         }
         return try RequestBody.json(request.body)

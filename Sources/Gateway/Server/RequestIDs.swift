@@ -10,12 +10,19 @@ import WireFormats
 enum RequestIDs {
     private static let key: UInt64 = SecureRandom.bytes(count: 8).reduce(0) { $0 << 8 | UInt64($1) }
     private static let counter = Atomic<UInt64>(0)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     static func next() -> String {
         var hasher = Hasher()
         hasher.combine(key)
         hasher.combine(counter.add(1, ordering: .relaxed).newValue)
         let value = UInt64(bitPattern: Int64(hasher.finalize()))
-        return Hex.encode(withUnsafeBytes(of: value.bigEndian) { Array($0) })
+        // 16 hex digits fit in a small String: no allocation at all.
+        return String(unsafeUninitializedCapacity: 16) { digits in
+            for index in 0..<16 {
+                digits[index] = hexDigits[Int((value >> UInt64(60 - 4 * index)) & 0x0F)]
+            }
+            return 16
+        }
     }
 }

@@ -2,7 +2,7 @@
 public enum JSONSerializer {
     public static func bytes(_ value: JSONValue, pretty: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
+        out.reserveCapacity(1024)  // an account's JSON fits without growing (256 grew twice for a lookup)
         write(value, into: &out, pretty: pretty, indent: 0)
         return out
     }
@@ -13,16 +13,16 @@ public enum JSONSerializer {
 
     private static func write(_ value: JSONValue, into out: inout [UInt8], pretty: Bool, indent: Int) {
         switch value {
-        case .null: out.append(contentsOf: Array("null".utf8))
-        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .int(let i): appendInteger(i, to: &out)
         case .double(let d):
             if d.isFinite, d.rounded() == d, abs(d) < 1e15 {
-                out.append(contentsOf: Array(String(Int64(d)).utf8))
+                appendInteger(Int64(d), to: &out)
             } else if d.isFinite {
-                out.append(contentsOf: Array("\(d)".utf8))
+                out.append(contentsOf: "\(d)".utf8)
             } else {
-                out.append(contentsOf: Array("null".utf8))
+                out.append(contentsOf: "null".utf8)
             }
         case .string(let s): writeString(s, into: &out)
         case .array(let items):

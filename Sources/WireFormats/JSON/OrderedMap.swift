@@ -21,6 +21,7 @@ public struct OrderedMap<Key: Hashable, Value> {
 
     /// A map of `pairs`; a key given twice keeps its first position and its last value, as in JSON objects.
     public init(_ pairs: some Sequence<(Key, Value)>) {
+        entries.reserveCapacity(pairs.underestimatedCount)
         for (key, value) in pairs { self[key] = value }
     }
 
@@ -49,6 +50,8 @@ public struct OrderedMap<Key: Hashable, Value> {
                 return
             }
             if positions != nil { positions?[key] = entries.count }
+            // Room for a small object at the first insert: growing 1, 2, 4, 8 was four allocations per response.
+            if entries.capacity == 0 { entries.reserveCapacity(Self.indexThreshold) }
             entries.append((key: key, value: newValue))
             if positions == nil && entries.count > Self.indexThreshold { buildIndex() }
         }
