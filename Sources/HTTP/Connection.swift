@@ -13,6 +13,8 @@ final class Connection {
 
     let fd: Int32
     let id: UInt64
+    /// This connection's epoll token: its descriptor and its id (see `EventLoop.token(fd:connectionID:)`).
+    let token: UInt64
     let remoteAddress: String
     /// The slot this connection holds in the server's connection quota.
     let ticket: ConnectionQuota.Ticket
@@ -54,7 +56,9 @@ final class Connection {
 
     init(fd: Int32, id: UInt64, remoteAddress: String, ticket: ConnectionQuota.Ticket, now: Int64, epollFD: Int32) {
         self.fd = fd
-        self.handoff = ResponseHandoff(fd: fd, epollFD: epollFD)
+        let token = EventLoop.token(fd: fd, connectionID: id)
+        self.token = token
+        self.handoff = ResponseHandoff(fd: fd, token: token, epollFD: epollFD)
         self.id = id
         self.remoteAddress = remoteAddress
         self.ticket = ticket

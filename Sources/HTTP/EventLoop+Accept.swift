@@ -51,7 +51,7 @@ extension EventLoop {
     func setInterest(_ connection: Connection, _ events: UInt32, adding: Bool = false, force: Bool = false) {
         guard adding || force || connection.interest != events else { return }
         connection.interest = events
-        register(fd: connection.fd, token: Self.token(for: connection.fd), events: events,
+        register(fd: connection.fd, token: connection.token, events: events,
                  operation: adding ? EPOLL_CTL_ADD : EPOLL_CTL_MOD)
     }
 

@@ -90,7 +90,7 @@ final class EventLoop: @unchecked Sendable {
         case Self.wakeToken:
             for message in completions.drain() { receive(message) }
         default:
-            guard let connection = connections[Int32(truncatingIfNeeded: token)] else { return }
+            guard let connection = Self.connection(for: token, in: connections) else { return }
             connectionEvent(connection, events: events)
         }
     }
@@ -161,8 +161,24 @@ final class EventLoop: @unchecked Sendable {
         epoll_ctl(epollFD, operation, fd, &event)
     }
 
-    /// A connection's epoll token is its descriptor (`handle` maps it back).
-    static func token(for fd: Int32) -> UInt64 { UInt64(UInt32(bitPattern: fd)) }
+    /// A connection's epoll token: its descriptor in the low 32 bits and the low 32 bits of its id above them.
+    ///
+    /// Why not the descriptor alone: one `epoll_wait` batch can hold an event (a reset's `EPOLLHUP`) for a
+    /// connection that an earlier entry of the same batch closed, and the listener's entry in between may have
+    /// accepted a new connection on the same, lowest free, descriptor. Found by the descriptor alone, that stale
+    /// event closed the new connection before it was answered. Ids are never reused within 2³² connections of
+    /// a loop, and descriptors stay below 2³¹, so no token equals `listenerToken` or `wakeToken`.
+    static func token(fd: Int32, connectionID: UInt64) -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: connectionID)) << 32 | UInt64(UInt32(bitPattern: fd))
+    }
+
+    /// The connection an event's token names, or nil when the event is stale: its connection was closed and
+    /// the descriptor now belongs to another one (or to none).
+    static func connection(for token: UInt64, in connections: [Int32: Connection]) -> Connection? {
+        let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: token))
+        guard let connection = connections[fd], connection.token == token else { return nil }
+        return connection
+    }
 }
 
 /// Which threads are event-loop threads; lets tests prove handlers never run on one.

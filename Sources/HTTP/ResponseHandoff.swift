@@ -66,11 +66,13 @@ final class ResponseHandoff: Sendable {
     }
 
     let fd: Int32
+    private let token: UInt64
     private let epollFD: Int32
     private let state = Atomic<UInt8>(State.loopWrites.rawValue)
 
-    init(fd: Int32, epollFD: Int32) {
+    init(fd: Int32, token: UInt64, epollFD: Int32) {
         self.fd = fd
+        self.token = token
         self.epollFD = epollFD
     }
 
@@ -157,7 +159,7 @@ final class ResponseHandoff: Sendable {
     }
 
     private func setInterest(_ events: UInt32) {
-        EventLoop.register(epollFD: epollFD, fd: fd, token: EventLoop.token(for: fd), events: events,
+        EventLoop.register(epollFD: epollFD, fd: fd, token: token, events: events,
                            operation: EPOLL_CTL_MOD)
     }
 
