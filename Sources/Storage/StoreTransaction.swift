@@ -16,6 +16,11 @@ public protocol StoreTransaction {
     func insertUser(_ user: UserRecord) throws
     /// Replaces the user with the same `localId`. Throws `notFound`, `uniqueViolation(.email / .phoneNumber)`.
     func updateUser(_ user: UserRecord) throws
+    /// Sets the user's `lastRefreshAt` (milliseconds since the epoch) and nothing else: what every token
+    /// refresh writes. Throws `notFound`. A backend implements it as a one-column UPDATE, because `updateUser`
+    /// assigns every column and so rewrites the row's email, phone and creation-time index entries as well
+    /// (about three times the cost in SQLite).
+    func recordRefresh(localId: String, at ms: Int64) throws
     /// Deletes the user with its identities and refresh tokens. Returns whether the user existed.
     func deleteUser(localId: String) throws -> Bool
     /// Users in ascending `localId` order, starting after `afterLocalId` (Firebase `batchGet` paging).

@@ -31,6 +31,12 @@ final class SQLiteTransaction: StoreTransaction {
         try connection.execute(UserRows.insert, UserRows.values(user))
     }
 
+    func recordRefresh(localId: String, at ms: Int64) throws {
+        guard try connection.execute(UserRows.recordRefresh, [.init(ms), .init(localId)]) > 0 else {
+            throw StoreError.notFound
+        }
+    }
+
     func updateUser(_ user: UserRecord) throws {
         guard try connection.execute(UserRows.update, UserRows.updateValues(user)) > 0 else {
             throw StoreError.notFound

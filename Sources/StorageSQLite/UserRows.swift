@@ -14,6 +14,8 @@ enum UserRows {
     /// the whole text each time (the statement cache is keyed by it).
     static let selectByLocalId = "SELECT \(columns) FROM users WHERE local_id = ?"
 
+    static let recordRefresh = "UPDATE users SET last_refresh_at = ? WHERE local_id = ?"
+
     static let insert = "INSERT INTO users (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     /// Parameters: every column but `local_id`, then `local_id`.

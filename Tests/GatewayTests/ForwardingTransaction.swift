@@ -12,6 +12,7 @@ class ForwardingTransaction: StoreTransaction {
     func user(phoneNumber: String) throws -> UserRecord? { try inner.user(phoneNumber: phoneNumber) }
     func insertUser(_ user: UserRecord) throws { try inner.insertUser(user) }
     func updateUser(_ user: UserRecord) throws { try inner.updateUser(user) }
+    func recordRefresh(localId: String, at ms: Int64) throws { try inner.recordRefresh(localId: localId, at: ms) }
     func deleteUser(localId: String) throws -> Bool { try inner.deleteUser(localId: localId) }
     func users(afterLocalId: String?, limit: Int) throws -> [UserRecord] {
         try inner.users(afterLocalId: afterLocalId, limit: limit)

@@ -52,6 +52,11 @@ struct SignUpAndSessionTests {
         #expect(claims["iat"] == .int(1_800_000_120))
         #expect(claims["auth_time"] == .int(1_800_000_000))
         #expect(claims["firebase"]?["sign_in_provider"] == "anonymous")
+        // The refresh is recorded on the account (and only the refresh time moves).
+        let newIdToken = try #require(reply["id_token"]?.stringValue)
+        let user = try #require(await gw.lookup(newIdToken)["users"]?.arrayValue?.first)
+        #expect(user["lastRefreshAt"] == "2027-01-15T08:02:00.000Z")
+        #expect(user["lastLoginAt"] == "1800000000000" && user["createdAt"] == "1800000000000")
     }
 
     @Test("refresh accepts form bodies and reports each missing field", arguments: [

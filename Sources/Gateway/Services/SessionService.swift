@@ -125,7 +125,7 @@ struct SessionService: Sendable {
             let (record, approved) = try RefreshDecision.check(record: try tx.refreshToken(hash: hash), user: current)
             var user = approved
             user.lastRefreshAt = now
-            try tx.updateUser(user)
+            try tx.recordRefresh(localId: localId, at: now)
             return (record, user, try tx.identities(localId: localId))
         }
         let idToken = try idToken(for: user, identities: identities, signInProvider: record.signInProvider,

@@ -53,6 +53,11 @@ struct MemoryState: Sendable {
         indexContacts(of: user)
     }
 
+    mutating func recordRefresh(localId: String, at ms: Int64) throws(StoreError) {
+        guard users[localId] != nil else { throw .notFound }
+        users[localId]?.lastRefreshAt = ms
+    }
+
     mutating func deleteUser(localId: String) -> Bool {
         guard let old = users.removeValue(forKey: localId) else { return false }
         unindexContacts(of: old)

@@ -24,6 +24,9 @@ final class MemoryTransaction: StoreTransaction {
     func user(phoneNumber: String) throws -> UserRecord? { state.user(phoneNumber: phoneNumber) }
     func insertUser(_ user: UserRecord) throws { try mutate { s throws(StoreError) in try s.insertUser(user) } }
     func updateUser(_ user: UserRecord) throws { try mutate { s throws(StoreError) in try s.updateUser(user) } }
+    func recordRefresh(localId: String, at ms: Int64) throws {
+        try mutate { s throws(StoreError) in try s.recordRefresh(localId: localId, at: ms) }
+    }
     func deleteUser(localId: String) throws -> Bool { try mutate { $0.deleteUser(localId: localId) } }
     func userCount() throws -> Int { state.users.count }
 

@@ -79,6 +79,30 @@ struct UserConformanceTests {
         }
     }
 
+    @Test("recording a refresh sets lastRefreshAt alone, and only for a user that exists", arguments: StoreFactory.all)
+    func recordRefresh(factory: StoreFactory) async throws {
+        try await withStore(factory) { store in
+            let alice = Fixture.completeUser("alice")
+            try await store.write { tx in
+                try tx.insertUser(alice)
+                try tx.insertUser(Fixture.user("bob"))
+            }
+            try await store.write { try $0.recordRefresh(localId: "alice", at: 1_234_567) }
+            var expected = alice
+            expected.lastRefreshAt = 1_234_567
+            let stored = try await store.read { tx in
+                (try tx.user(localId: "alice"), try tx.user(localId: "bob")?.lastRefreshAt,
+                 try tx.user(email: alice.email ?? ""))
+            }
+            #expect(stored.0 == expected)
+            #expect(stored.1 == Fixture.user("bob").lastRefreshAt)
+            #expect(stored.2 == expected, "the email index still finds the user")
+            await #expect(throws: StoreError.notFound) {
+                try await store.write { try $0.recordRefresh(localId: "zz", at: 1) }
+            }
+        }
+    }
+
     @Test("updating checks existence and the email and phone constraints", arguments: StoreFactory.all)
     func updateConstraints(factory: StoreFactory) async throws {
         try await withStore(factory) { store in
