@@ -35,8 +35,9 @@ extension PostgresTransaction {
     }
 
     func recordRefresh(localId: String, at ms: Int64) throws {
-        let result = try runGuarded("UPDATE users SET last_refresh_at = $1 WHERE local_id = $2", [.init(ms), .init(localId)])
-        guard result.changedRows > 0 else { throw StoreError.notFound }
+        let changed = try runGuarded(
+            "UPDATE users SET last_refresh_at = $1 WHERE local_id = $2", [.init(ms), .init(localId)]).changedRows
+        guard changed > 0 else { throw StoreError.notFound }
     }
 
     func deleteUser(localId: String) throws -> Bool {
