@@ -3,12 +3,13 @@ import Glibc
 import Synchronization
 
 /// One thread running one epoll instance: accepts on its own listener, reads, parses, writes and times out
-/// its connections. Handlers never run here; they run in Swift tasks and answer through `completions`, or,
-/// when only reading can follow the answer, write it from their own thread under a `ResponseHandoff`.
+/// its connections. Handlers run in Swift tasks, by default on this thread (`executor`, after each batch of
+/// events; see `LoopExecutor`), otherwise on the cooperative pool. A handler answers through `completions`,
+/// or, when only reading can follow the answer, writes it itself under a `ResponseHandoff`.
 ///
-/// Everything except `completions`, `hasFinished` and each connection's `handoff` is touched only by the loop
-/// thread, which is why the class is `@unchecked Sendable`: it is handed to its thread once and to handler
-/// tasks only to `post`.
+/// Everything except `completions`, `executor`'s queue, `hasFinished` and each connection's `handoff` is
+/// touched only by the loop thread, which is why the class is `@unchecked Sendable`: it is handed to its
+/// thread once and to handler tasks only to `post`.
 final class EventLoop: @unchecked Sendable {
     static let listenerToken = UInt64.max
     static let wakeToken = UInt64.max - 1
@@ -16,6 +17,8 @@ final class EventLoop: @unchecked Sendable {
 
     let context: ServerContext
     let completions: CompletionQueue
+    /// Where handler tasks run when `runsHandlers` is set.
+    let executor: LoopExecutor
     let hasFinished = Atomic<Bool>(false)
     let epollFD: Int32
 
@@ -43,6 +46,7 @@ final class EventLoop: @unchecked Sendable {
             close(epollFD)
             throw error
         }
+        executor = LoopExecutor(completions: completions)
         register(fd: listener.fd, token: Self.listenerToken, events: EPOLLIN.rawValue, operation: EPOLL_CTL_ADD)
         register(fd: completions.eventFD, token: Self.wakeToken, events: EPOLLIN.rawValue, operation: EPOLL_CTL_ADD)
     }
@@ -54,6 +58,7 @@ final class EventLoop: @unchecked Sendable {
         let result = pthread_create(&thread, nil, { argument in
             let loop = Unmanaged<EventLoop>.fromOpaque(argument!).takeRetainedValue()
             EventLoopThreads.markCurrentThread()
+            loop.executor.adoptCurrentThread()
             loop.run()
             EventLoopThreads.unmarkCurrentThread()
             return nil
@@ -73,6 +78,7 @@ final class EventLoop: @unchecked Sendable {
             for index in 0..<max(0, Int(count)) where !isStopped {
                 handle(token: events[index].data.u64, events: events[index].events)
             }
+            executor.runLocalJobs()
             let now = MonotonicClock.nowMilliseconds()
             if now >= nextTimerCheck && !isStopped {
                 nextTimerCheck = now + Self.timerInterval
@@ -109,6 +115,8 @@ final class EventLoop: @unchecked Sendable {
             adoptDirectAnswer(connection)
         case .beginShutdown:
             beginDraining()
+        case .job(let job):
+            executor.run(job)
         case .stop:
             isStopped = true
         }
@@ -143,7 +151,9 @@ final class EventLoop: @unchecked Sendable {
     private func tearDown() {
         closeListener()
         for connection in Array(connections.values) { closeConnection(connection) }
-        completions.close()
+        executor.moveToPool(completions.close().compactMap { message in
+            if case .job(let job) = message { job } else { nil }
+        })
         close(epollFD)
         hasFinished.store(true, ordering: .releasing)
     }

@@ -32,14 +32,14 @@ final class EventLog: Sendable {
     }
 }
 
-@Suite("Server: handlers run off the event loops")
+@Suite("Server: a waiting handler does not hold up its loop")
 struct ServerConcurrencyTests {
-    @Test("a handler still working on one connection does not delay another connection on the same loop")
-    func slowHandlerDoesNotBlock() async throws {
+    @Test("a handler still working on one connection does not delay another connection on the same loop",
+          arguments: [true, false])
+    func slowHandlerDoesNotBlock(handlersOnLoops: Bool) async throws {
         let log = EventLog()
         let gate = Gate()
         let handler: HTTPHandler = { request in
-            if EventLoopThreads.isCurrentThreadAnEventLoop { log.record("ran on a loop thread") }
             if request.path == "/slow" {
                 log.record("slow started")
                 await gate.wait()
@@ -49,7 +49,8 @@ struct ServerConcurrencyTests {
             }
             return HTTPResponse(status: 200, body: Array(request.path.utf8))
         }
-        try await withTestServer({ $0.eventLoopCount = 1 }, handler: handler) { _, port in
+        try await withTestServer({ $0.eventLoopCount = 1; $0.handlersRunOnEventLoops = handlersOnLoops },
+                                 handler: handler) { _, port in
             let slow = try RawClient(port: port)
             try await slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
             await log.waitFor("slow started")
