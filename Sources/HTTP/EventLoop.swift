@@ -72,13 +72,16 @@ final class EventLoop: @unchecked Sendable {
 
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
+        var jobsWaiting = false
         while !isStopped {
-            let count = epoll_wait(epollFD, &events, Int32(events.count), Int32(Self.timerInterval))
+            // Jobs still queued: look at the sockets without sleeping, then run them.
+            let timeout = jobsWaiting ? 0 : Int32(Self.timerInterval)
+            let count = epoll_wait(epollFD, &events, Int32(events.count), timeout)
             if count < 0 && errno != EINTR { break }
             for index in 0..<max(0, Int(count)) where !isStopped {
                 handle(token: events[index].data.u64, events: events[index].events)
             }
-            executor.runLocalJobs()
+            jobsWaiting = executor.runLocalJobs()
             let now = MonotonicClock.nowMilliseconds()
             if now >= nextTimerCheck && !isStopped {
                 nextTimerCheck = now + Self.timerInterval
@@ -151,7 +154,7 @@ final class EventLoop: @unchecked Sendable {
     private func tearDown() {
         closeListener()
         for connection in Array(connections.values) { closeConnection(connection) }
-        executor.moveToPool(completions.close().compactMap { message in
+        executor.relinquish(completions.close().compactMap { message in
             if case .job(let job) = message { job } else { nil }
         })
         close(epollFD)
@@ -191,7 +194,7 @@ final class EventLoop: @unchecked Sendable {
     }
 }
 
-/// Which threads are event-loop threads; lets tests prove handlers never run on one.
+/// Which threads are event-loop threads; lets tests see where handlers run.
 enum EventLoopThreads {
     private static let threads = Mutex<Set<UInt>>([])
 

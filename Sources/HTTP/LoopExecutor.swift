@@ -19,6 +19,8 @@ final class LoopExecutor: TaskExecutor, @unchecked Sendable {
     private let loopThread = Atomic<UInt>(0)
     /// Jobs enqueued by the loop thread itself; only that thread touches it.
     private var localJobs: [UnownedJob] = []
+    /// The emptied array of the last round, kept for its capacity.
+    private var spareJobs: [UnownedJob] = []
     private let completions: CompletionQueue
 
     init(completions: CompletionQueue) {
@@ -44,24 +46,30 @@ final class LoopExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Runs the jobs the loop thread queued for itself, including those they queue in turn.
-    func runLocalJobs() {
-        var index = 0
-        while index < localJobs.count {
-            let job = localJobs[index]
-            index += 1
-            run(job)
-        }
-        localJobs.removeAll(keepingCapacity: true)
+    /// Runs the jobs the loop thread had queued for itself when called, and returns whether the jobs queued more.
+    ///
+    /// Those wait for the next round, after the loop has looked at its sockets again: a task that keeps
+    /// yielding (`Task.yield()` re-queues it at once) must not keep the loop from its other connections.
+    func runLocalJobs() -> Bool {
+        guard !localJobs.isEmpty else { return false }
+        var round = spareJobs
+        swap(&round, &localJobs)
+        for job in round { run(job) }
+        round.removeAll(keepingCapacity: true)
+        spareJobs = round
+        return !localJobs.isEmpty
     }
 
     func run(_ job: UnownedJob) {
         job.runSynchronously(on: asUnownedTaskExecutor())
     }
 
-    /// Hands jobs the loop will no longer run to the pool, so that no task is left suspended forever.
-    func moveToPool(_ jobs: [UnownedJob]) {
+    /// Called by the loop thread as it exits: hands the jobs it will no longer run to the pool, so that no task
+    /// is left suspended forever, and forgets the thread (its id may be reused by a new thread), so that later
+    /// jobs go through the closed queue to the pool as well.
+    func relinquish(_ jobs: [UnownedJob]) {
         for job in localJobs + jobs { globalConcurrentExecutor.enqueue(job) }
         localJobs.removeAll()
+        loopThread.store(0, ordering: .releasing)
     }
 }

@@ -6,6 +6,12 @@ import Testing
 /// Where handler tasks run: on the loop that read the request (the default), or on the cooperative pool.
 @Suite("Server: handlers on the event loops")
 struct ServerLoopExecutorTests {
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        func set() { value.withLock { $0 = true } }
+        var isSet: Bool { value.withLock { $0 } }
+    }
+
     /// Which kind of thread each step of the handler ran on, in order.
     final class Threads: Sendable {
         private let seen = Mutex<[String]>([])
@@ -40,6 +46,29 @@ struct ServerLoopExecutorTests {
         let kind = onLoops ? "loop" : "pool"
         let steps = ["start", "after other thread", "after sleep"].map { "\($0):\(kind)" }
         #expect(threads.all == steps + steps)
+    }
+
+    @Test("a handler that keeps yielding does not keep its loop from another connection")
+    func yieldingHandlerDoesNotStarveTheLoop() async throws {
+        let stop = Flag()
+        let log = EventLog()
+        let handler: HTTPHandler = { request in
+            if request.path == "/spin" {
+                log.record("spinning")
+                while !stop.isSet { await Task.yield() }
+            }
+            return HTTPResponse(status: 200, body: Array(request.path.utf8))
+        }
+        try await withTestServer({ $0.eventLoopCount = 1 }, handler: handler) { _, port in
+            defer { stop.set() }
+            let spinner = try RawClient(port: port)
+            try await spinner.send("GET /spin HTTP/1.1\r\nHost: t\r\n\r\n")
+            await log.waitFor("spinning")
+            let other = try RawClient(port: port, timeoutSeconds: 20)
+            #expect(try await other.roundTrip("GET /other HTTP/1.1\r\nHost: t\r\n\r\n").bodyText == "/other")
+            stop.set()
+            #expect(try await spinner.readResponse().bodyText == "/spin")
+        }
     }
 
     @Test("a handler suspended when the loop stops still finishes, on the pool")
