@@ -8,9 +8,13 @@ final class Gate: Sendable {
 
     func open() { isOpen.withLock { $0 = true } }
 
-    /// Waits until opened (bounded at 10 s so a broken server fails the test instead of hanging it).
+    /// Waits until opened, bounded at 240 s of clock time so that a broken server fails the test instead of
+    /// hanging it. Why so long: handlers run on the server's loop threads, but the test's own steps run on the
+    /// test process's cooperative pool, which CPU-heavy tests (scrypt, RSA key generation) can hold for tens of
+    /// seconds on a loaded two-core machine; a bound of 10 s ran out before the test opened the gate.
     func wait() async {
-        for _ in 0..<5000 where !isOpen.withLock({ $0 }) {
+        let deadline = ContinuousClock.now + .seconds(240)
+        while !isOpen.withLock({ $0 }) && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(2))
         }
     }

@@ -64,7 +64,7 @@ struct ServerLoopExecutorTests {
             let spinner = try RawClient(port: port)
             try await spinner.send("GET /spin HTTP/1.1\r\nHost: t\r\n\r\n")
             await log.waitFor("spinning")
-            let other = try RawClient(port: port, timeoutSeconds: 20)
+            let other = try RawClient(port: port)
             #expect(try await other.roundTrip("GET /other HTTP/1.1\r\nHost: t\r\n\r\n").bodyText == "/other")
             stop.set()
             #expect(try await spinner.readResponse().bodyText == "/spin")
