@@ -17,7 +17,7 @@ final class EventLoop: @unchecked Sendable {
 
     let context: ServerContext
     let completions: CompletionQueue
-    /// Where handler tasks run when `runsHandlers` is set.
+    /// Where handler tasks run when `HTTPServerConfiguration.handlersRunOnEventLoops` is set.
     let executor: LoopExecutor
     let hasFinished = Atomic<Bool>(false)
     let epollFD: Int32

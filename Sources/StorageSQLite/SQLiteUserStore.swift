@@ -8,9 +8,10 @@ import Synchronization
 /// fails half-way for lack of the write lock), those that queued up together committed as one group (see
 /// `GroupCommit`); a few read-only connections serve snapshots concurrently with it. Writes, backups and
 /// checkpoints run on `WorkerPool` threads. A read runs on the caller's own thread when a reader connection is
-/// free, and on the reader pool when none is: a read transaction in WAL mode never waits for the writer, and
+/// free, and on the reader pool when none is: a read transaction in WAL mode does not wait for the writer, and
 /// the reads requests make (a user by id, a refresh token) take tens of microseconds, less than the hop to a
-/// pool thread and back cost in wake-ups (see bench/REPORT.md, "Handlers on the event loops").
+/// pool thread and back cost in wake-ups (see bench/REPORT.md, "Handlers on the event loops"). The price: a
+/// large admin read (a page of 1,000 users) holds the caller's thread, an event loop, for its milliseconds.
 public final class SQLiteUserStore: UserStore {
     /// The database file this store opened.
     public let path: String
