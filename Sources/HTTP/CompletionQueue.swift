@@ -11,8 +11,6 @@ enum LoopMessage: Sendable {
     case rest(fd: Int32, connectionID: UInt64, bytes: [UInt8], sent: Int)
     /// A handler's thread finished writing a response the loop was waiting on (see `ResponseHandoff.collect`).
     case answered(fd: Int32, connectionID: UInt64)
-    /// A handler task's job, resumed by another thread (see `LoopExecutor`).
-    case job(UnownedJob)
     /// Stop accepting, close idle connections, close the others after their response.
     case beginShutdown
     /// Close every connection now and leave the loop.
@@ -78,16 +76,14 @@ final class CompletionQueue: Sendable {
     }
 
     /// Refuses further posts and closes the eventfd (or leaves that to a poster still writing to it); called
-    /// once by the loop as it exits. Returns the messages never drained, for the jobs among them.
-    func close() -> [LoopMessage] {
-        let (closesNow, left) = inbox.withLock { inbox -> (Bool, [LoopMessage]) in
+    /// once by the loop as it exits.
+    func close() {
+        let closesNow = inbox.withLock { inbox -> Bool in
             inbox.isClosed = true
-            let left = inbox.messages
             inbox.messages.removeAll()
             inbox.closeDeferred = inbox.writers > 0
-            return (inbox.writers == 0, left)
+            return inbox.writers == 0
         }
         if closesNow { _ = Glibc.close(eventFD) }
-        return left
     }
 }

@@ -79,8 +79,7 @@ extension EventLoop {
         }
     }
 
-    /// Hands the request to a task, on this loop's executor (it starts after the current batch of events) or on
-    /// the global concurrent executor; either way the loop thread moves on at once.
+    /// Hands the request to a task on the global concurrent executor; the loop thread moves on at once.
     ///
     /// When nothing but reading can follow the response (keep-alive, no pipelined bytes waiting, not draining),
     /// the handler's thread may write it itself (`ResponseHandoff`); otherwise, or when that thread cannot write
@@ -102,7 +101,7 @@ extension EventLoop {
         let context = context
         let queue = completions
         let id = connection.id
-        let handle: @Sendable () async -> Void = {
+        Task.detached {
             let response = await context.handler(request)
             if mayAnswerDirectly && !ResponseWriter.requestsClose(response) {
                 let attempt = handoff.answer {
@@ -125,11 +124,6 @@ extension EventLoop {
                 }
             }
             queue.post(.response(fd: handoff.fd, connectionID: id, response))
-        }
-        if context.configuration.handlersRunOnEventLoops {
-            Task.detached(executorPreference: executor, operation: handle)
-        } else {
-            Task.detached(operation: handle)
         }
     }
 

@@ -3,13 +3,12 @@ import Glibc
 import Synchronization
 
 /// One thread running one epoll instance: accepts on its own listener, reads, parses, writes and times out
-/// its connections. Handlers run in Swift tasks, by default on this thread (`executor`, after each batch of
-/// events; see `LoopExecutor`), otherwise on the cooperative pool. A handler answers through `completions`,
-/// or, when only reading can follow the answer, writes it itself under a `ResponseHandoff`.
+/// its connections. Handlers never run here; they run in Swift tasks and answer through `completions`, or,
+/// when only reading can follow the answer, write it from their own thread under a `ResponseHandoff`.
 ///
-/// Everything except `completions`, `executor`'s queue, `hasFinished` and each connection's `handoff` is
-/// touched only by the loop thread, which is why the class is `@unchecked Sendable`: it is handed to its
-/// thread once and to handler tasks only to `post`.
+/// Everything except `completions`, `hasFinished` and each connection's `handoff` is touched only by the loop
+/// thread, which is why the class is `@unchecked Sendable`: it is handed to its thread once and to handler
+/// tasks only to `post`.
 final class EventLoop: @unchecked Sendable {
     static let listenerToken = UInt64.max
     static let wakeToken = UInt64.max - 1
@@ -17,8 +16,6 @@ final class EventLoop: @unchecked Sendable {
 
     let context: ServerContext
     let completions: CompletionQueue
-    /// Where handler tasks run when `HTTPServerConfiguration.handlersRunOnEventLoops` is set.
-    let executor: LoopExecutor
     let hasFinished = Atomic<Bool>(false)
     let epollFD: Int32
 
@@ -46,7 +43,6 @@ final class EventLoop: @unchecked Sendable {
             close(epollFD)
             throw error
         }
-        executor = LoopExecutor(completions: completions)
         register(fd: listener.fd, token: Self.listenerToken, events: EPOLLIN.rawValue, operation: EPOLL_CTL_ADD)
         register(fd: completions.eventFD, token: Self.wakeToken, events: EPOLLIN.rawValue, operation: EPOLL_CTL_ADD)
     }
@@ -58,7 +54,6 @@ final class EventLoop: @unchecked Sendable {
         let result = pthread_create(&thread, nil, { argument in
             let loop = Unmanaged<EventLoop>.fromOpaque(argument!).takeRetainedValue()
             EventLoopThreads.markCurrentThread()
-            loop.executor.adoptCurrentThread()
             loop.run()
             EventLoopThreads.unmarkCurrentThread()
             return nil
@@ -72,16 +67,12 @@ final class EventLoop: @unchecked Sendable {
 
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
-        var jobsWaiting = false
         while !isStopped {
-            // Jobs still queued: look at the sockets without sleeping, then run them.
-            let timeout = jobsWaiting ? 0 : Int32(Self.timerInterval)
-            let count = epoll_wait(epollFD, &events, Int32(events.count), timeout)
+            let count = epoll_wait(epollFD, &events, Int32(events.count), Int32(Self.timerInterval))
             if count < 0 && errno != EINTR { break }
             for index in 0..<max(0, Int(count)) where !isStopped {
                 handle(token: events[index].data.u64, events: events[index].events)
             }
-            jobsWaiting = executor.runLocalJobs()
             let now = MonotonicClock.nowMilliseconds()
             if now >= nextTimerCheck && !isStopped {
                 nextTimerCheck = now + Self.timerInterval
@@ -118,8 +109,6 @@ final class EventLoop: @unchecked Sendable {
             adoptDirectAnswer(connection)
         case .beginShutdown:
             beginDraining()
-        case .job(let job):
-            executor.run(job)
         case .stop:
             isStopped = true
         }
@@ -154,9 +143,7 @@ final class EventLoop: @unchecked Sendable {
     private func tearDown() {
         closeListener()
         for connection in Array(connections.values) { closeConnection(connection) }
-        executor.relinquish(completions.close().compactMap { message in
-            if case .job(let job) = message { job } else { nil }
-        })
+        completions.close()
         close(epollFD)
         hasFinished.store(true, ordering: .releasing)
     }
@@ -194,7 +181,7 @@ final class EventLoop: @unchecked Sendable {
     }
 }
 
-/// Which threads are event-loop threads; lets tests see where handlers run.
+/// Which threads are event-loop threads; lets tests prove handlers never run on one.
 enum EventLoopThreads {
     private static let threads = Mutex<Set<UInt>>([])
 

@@ -10,11 +10,6 @@ public struct HTTPServerConfiguration: Sendable {
     /// Event-loop threads, each with its own epoll and its own SO_REUSEPORT listener on the same port (the
     /// port must be free when the server starts: see `HTTPServerError.addressInUse`).
     public var eventLoopCount: Int = HTTPServerConfiguration.onlineProcessorCount
-    /// Run each request's handler task on the thread of the loop that read it (the default), or on Swift's
-    /// cooperative pool. On the loop a request costs no thread wake-up, but a loop's requests share its one
-    /// thread: connections are spread over loops by the kernel (SO_REUSEPORT), so with only a handful of
-    /// busy connections one core can be left idle. See `LoopExecutor`.
-    public var handlersRunOnEventLoops = true
     /// Bytes from the first byte of a request through the blank line ending its head (431 beyond).
     public var maxHeaderBytes: Int = 16 * 1024
     /// Header fields per request (431 beyond).

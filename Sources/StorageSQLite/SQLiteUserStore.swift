@@ -6,12 +6,8 @@ import Synchronization
 ///
 /// One writer connection runs write transactions one at a time under `BEGIN IMMEDIATE` (so a write never
 /// fails half-way for lack of the write lock), those that queued up together committed as one group (see
-/// `GroupCommit`); a few read-only connections serve snapshots concurrently with it. Writes, backups and
-/// checkpoints run on `WorkerPool` threads. A read runs on the caller's own thread when a reader connection is
-/// free, and on the reader pool when none is: a read transaction in WAL mode does not wait for the writer, and
-/// the reads requests make (a user by id, a refresh token) take tens of microseconds, less than the hop to a
-/// pool thread and back cost in wake-ups (see bench/REPORT.md, "Handlers on the event loops"). The price: a
-/// large admin read (a page of 1,000 users) holds the caller's thread, an event loop, for its milliseconds.
+/// `GroupCommit`); a few read-only connections serve snapshots concurrently with it. Every SQLite call after
+/// opening runs on a `WorkerPool`, never on the caller's cooperative thread.
 public final class SQLiteUserStore: UserStore {
     /// The database file this store opened.
     public let path: String
@@ -89,11 +85,13 @@ public final class SQLiteUserStore: UserStore {
     ) async throws -> T {
         try gate.enter()
         defer { gate.leave() }
-        let run: @Sendable (Connection) throws -> T = { connection in
-            try connection.transaction(begin: "BEGIN") { try body(SQLiteTransaction(connection: connection)) }
+        return try await readerPool.run {
+            try self.readers.withConnection { connection in
+                try connection.transaction(begin: "BEGIN") {
+                    try body(SQLiteTransaction(connection: connection))
+                }
+            }
         }
-        if let result = try readers.withFreeConnection(run) { return result }
-        return try await readerPool.run { try self.readers.withConnection(run) }
     }
 
     /// Closes the readers first, then checkpoints the WAL into the database file and closes the writer.

@@ -23,13 +23,6 @@ struct ConfigurationTests {
         #expect(try ConfigurationLoader.load(flags: [:], environment: [:]) == GatewayConfiguration())
     }
 
-    @Test("handlers run on the event loops unless the file says otherwise")
-    func handlerPlacement() throws {
-        #expect(try ConfigurationLoader.load(flags: [:], environment: [:]).http.handlersOnEventLoops)
-        let path = try write(#"{"http":{"handlersOnEventLoops":false}}"#)
-        #expect(try ConfigurationLoader.load(flags: ["config": path], environment: [:]).http.handlersOnEventLoops == false)
-    }
-
     @Test("unknown keys, wrong types and bad networks are refused with the key's name", arguments: [
         (#"{"prot":1}"#, "prot"), (#"{"port":"x"}"#, "port"), (#"{"anonymous":{"enabled":1}}"#, "anonymous.enabled"),
         (#"{"trustedProxies":["nope"]}"#, "nope"), (#"{"adminTokens":["short"]}"#, "adminTokens"),
@@ -39,7 +32,6 @@ struct ConfigurationTests {
         (#"{"http":{"maxBody":1}}"#, "http.maxBody"),
         (#"{"http":{"maxConnectionsPerClient":0}}"#, "http.maxConnectionsPerClient"),
         (#"{"http":{"maxConnections":0}}"#, "http.maxConnections"),
-        (#"{"http":{"handlersOnEventLoops":"no"}}"#, "http.handlersOnEventLoops"),
     ])
     func refusesBadConfig(_ json: String, _ named: String) throws {
         let path = try write(json)

@@ -8,13 +8,9 @@ final class Gate: Sendable {
 
     func open() { isOpen.withLock { $0 = true } }
 
-    /// Waits until opened, bounded at 240 s of clock time so that a broken server fails the test instead of
-    /// hanging it. Why so long: handlers run on the server's loop threads, but the test's own steps run on the
-    /// test process's cooperative pool, which CPU-heavy tests (scrypt, RSA key generation) can hold for tens of
-    /// seconds on a loaded two-core machine; a bound of 10 s ran out before the test opened the gate.
+    /// Waits until opened (bounded at 10 s so a broken server fails the test instead of hanging it).
     func wait() async {
-        let deadline = ContinuousClock.now + .seconds(240)
-        while !isOpen.withLock({ $0 }) && ContinuousClock.now < deadline {
+        for _ in 0..<5000 where !isOpen.withLock({ $0 }) {
             try? await Task.sleep(for: .milliseconds(2))
         }
     }
@@ -36,14 +32,14 @@ final class EventLog: Sendable {
     }
 }
 
-@Suite("Server: a waiting handler does not hold up its loop")
+@Suite("Server: handlers run off the event loops")
 struct ServerConcurrencyTests {
-    @Test("a handler still working on one connection does not delay another connection on the same loop",
-          arguments: [true, false])
-    func slowHandlerDoesNotBlock(handlersOnLoops: Bool) async throws {
+    @Test("a handler still working on one connection does not delay another connection on the same loop")
+    func slowHandlerDoesNotBlock() async throws {
         let log = EventLog()
         let gate = Gate()
         let handler: HTTPHandler = { request in
+            if EventLoopThreads.isCurrentThreadAnEventLoop { log.record("ran on a loop thread") }
             if request.path == "/slow" {
                 log.record("slow started")
                 await gate.wait()
@@ -53,8 +49,7 @@ struct ServerConcurrencyTests {
             }
             return HTTPResponse(status: 200, body: Array(request.path.utf8))
         }
-        try await withTestServer({ $0.eventLoopCount = 1; $0.handlersRunOnEventLoops = handlersOnLoops },
-                                 handler: handler) { _, port in
+        try await withTestServer({ $0.eventLoopCount = 1 }, handler: handler) { _, port in
             let slow = try RawClient(port: port)
             try await slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
             await log.waitFor("slow started")

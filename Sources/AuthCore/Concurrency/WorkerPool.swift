@@ -2,12 +2,11 @@ import Foundation
 import Synchronization
 import Dispatch
 
-/// A fixed set of threads for blocking work: database writes and calls, password hashing, mail.
+/// A fixed set of threads for blocking work: database calls, RSA signing, password hashing.
 ///
 /// Why not just `Task {}`: Swift's cooperative pool has one thread per core and must never block, and the
-/// HTTP event loops, where handler tasks run, must never block either. A bounded pool per kind of work
-/// (database, KDF) also keeps a flood of 45 ms password hashes from queueing ahead of lookups. (An RSA
-/// signature, a few hundred microseconds, runs in the handler: a hop to a pool and back cost more.)
+/// HTTP event loops must never run CPU-heavy or blocking work either. A bounded pool per kind of work
+/// (database, signing, KDF) also keeps a flood of 45 ms password hashes from queueing ahead of lookups.
 public final class WorkerPool: Sendable {
     private struct Job {
         let run: @Sendable () -> Void

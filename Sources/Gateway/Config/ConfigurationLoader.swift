@@ -83,7 +83,7 @@ public enum ConfigurationLoader {
         }
         if let http = try r.section("http", allowing: ["maxBodyBytes", "maxImportBodyBytes", "maxHeaderBytes", "maxHeaderCount", "requestTimeoutSeconds",
                                                     "idleTimeoutSeconds", "maxConnections", "maxConnectionsPerClient",
-                                                    "eventLoops", "handlersOnEventLoops"]) {
+                                                    "eventLoops"]) {
             c.http.maxBodyBytes = try http.int("maxBodyBytes") ?? c.http.maxBodyBytes
             c.http.maxImportBodyBytes = try http.int("maxImportBodyBytes") ?? c.http.maxImportBodyBytes
             c.http.maxHeaderBytes = try http.int("maxHeaderBytes") ?? c.http.maxHeaderBytes
@@ -93,7 +93,6 @@ public enum ConfigurationLoader {
             c.http.maxConnections = try http.int("maxConnections") ?? c.http.maxConnections
             c.http.maxConnectionsPerClient = try http.int("maxConnectionsPerClient") ?? c.http.maxConnectionsPerClient
             c.http.eventLoops = try http.int("eventLoops") ?? c.http.eventLoops
-            c.http.handlersOnEventLoops = try http.bool("handlersOnEventLoops") ?? c.http.handlersOnEventLoops
         }
     }
 

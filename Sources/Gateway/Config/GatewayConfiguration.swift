@@ -97,9 +97,6 @@ public struct HTTPSettings: Sendable, Equatable {
     public var maxConnectionsPerClient = 256
     /// 0 means one per core.
     public var eventLoops = 0
-    /// Handlers run on the event loop that read the request (false: on Swift's cooperative pool); see
-    /// `HTTPServerConfiguration.handlersRunOnEventLoops`.
-    public var handlersOnEventLoops = true
     public init() {}
 }
 
