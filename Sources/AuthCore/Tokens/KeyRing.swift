@@ -35,8 +35,7 @@ public final class KeyRing: Sendable {
 
     /// The key that signs new tokens at `now` (seconds): the most recently activated one.
     public func signingKey(at now: Int64) -> Key? {
-        let all = keys.withLock { $0 }
-        return SigningKeys.active(all.map(\.record), at: now).flatMap { kid in all.first { $0.record.kid == kid } }
+        SigningKeys.latestActive(keys.withLock { $0 }, at: now, record: \.record)
     }
 
     /// Keys verifiers must know at `now`: every key not yet unpublished, including one that will activate later.
@@ -46,7 +45,8 @@ public final class KeyRing: Sendable {
 
     /// A published key by id (the only keys our own verifier trusts).
     public func verificationKey(kid: String, at now: Int64) -> Key? {
-        publishedKeys(at: now).first { $0.record.kid == kid }
+        // Asked on every authenticated request: no filtered copy of the ring.
+        keys.withLock { $0 }.first { $0.record.kid == kid && SigningKeys.isPublished($0.record, at: now) }
     }
 
     public var count: Int { keys.withLock { $0.count } }
@@ -58,10 +58,25 @@ public enum SigningKeys {
 
     /// The kid that signs at `now`: among keys activated by `now` and still published, the latest activation.
     public static func active(_ records: [SigningKeyRecord], at now: Int64) -> String? {
-        records
-            .filter { $0.activatesAt <= now && isPublished($0, at: now) }
-            .max { ($0.activatesAt, $0.createdAt, $0.kid) < ($1.activatesAt, $1.createdAt, $1.kid) }?
-            .kid
+        latestActive(records, at: now, record: { $0 })?.kid
+    }
+
+    /// The element whose record `active` would choose, found in one pass without copying (the ring asks for every
+    /// token it signs).
+    static func latestActive<Items: Sequence>(
+        _ items: Items, at now: Int64, record: (Items.Element) -> SigningKeyRecord
+    ) -> Items.Element? {
+        var latest: (item: Items.Element, record: SigningKeyRecord)?
+        for item in items {
+            let candidate = record(item)
+            guard candidate.activatesAt <= now, isPublished(candidate, at: now) else { continue }
+            if let current = latest?.record,
+               !((current.activatesAt, current.createdAt, current.kid) < (candidate.activatesAt, candidate.createdAt, candidate.kid)) {
+                continue
+            }
+            latest = (item, candidate)
+        }
+        return latest?.item
     }
 
     public static func isPublished(_ record: SigningKeyRecord, at now: Int64) -> Bool {

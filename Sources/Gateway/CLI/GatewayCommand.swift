@@ -125,6 +125,6 @@ enum KeyCommands {
     }
 
     static func date(_ seconds: Int64) -> String {
-        String(UserInfoJSON.rfc3339(seconds * 1000).prefix(19)) + "Z"
+        String(RFC3339.string(milliseconds: seconds * 1000).prefix(19)) + "Z"
     }
 }

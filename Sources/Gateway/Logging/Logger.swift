@@ -26,7 +26,7 @@ public struct Logger: Sendable {
         var line: [UInt8] = []
         line.reserveCapacity(320)
         line.append(contentsOf: #"{"ts":""#.utf8)
-        Self.appendTimestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000), to: &line)
+        RFC3339.append(milliseconds: Int64(Date().timeIntervalSince1970 * 1000), to: &line)
         line.append(contentsOf: #"","level":""#.utf8)
         line.append(contentsOf: level.rawValue.utf8)
         line.append(contentsOf: #"","msg":"#.utf8)
@@ -45,39 +45,6 @@ public struct Logger: Sendable {
     public func warning(_ message: StaticString, _ metadata: Metadata = []) { log(.warning, message, metadata) }
     public func error(_ message: StaticString, _ metadata: Metadata = []) { log(.error, message, metadata) }
     public func debug(_ message: StaticString, _ metadata: Metadata = []) { log(.debug, message, metadata) }
-
-    static func timestamp() -> String { UserInfoJSON.rfc3339(Int64(Date().timeIntervalSince1970 * 1000)) }
-
-    /// `UserInfoJSON.rfc3339` (`2026-12-01T06:15:08.123Z`) written straight into `out`.
-    static func appendTimestamp(milliseconds: Int64, to out: inout [UInt8]) {
-        var time = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                out.append(UInt8(truncatingIfNeeded: rest / divisor % 10) + 0x30)
-                rest %= divisor
-                divisor /= 10
-            }
-        }
-        digits(Int(parts.tm_year) + 1900, 4)
-        out.append(0x2D)
-        digits(Int(parts.tm_mon) + 1, 2)
-        out.append(0x2D)
-        digits(Int(parts.tm_mday), 2)
-        out.append(0x54)
-        digits(Int(parts.tm_hour), 2)
-        out.append(0x3A)
-        digits(Int(parts.tm_min), 2)
-        out.append(0x3A)
-        digits(Int(parts.tm_sec), 2)
-        out.append(0x2E)
-        digits(Int(milliseconds % 1000), 3)
-        out.append(0x5A)
-    }
 }
 
 /// A metadata value.

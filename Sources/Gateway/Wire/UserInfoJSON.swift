@@ -1,5 +1,4 @@
 import AuthCore
-import Foundation
 import WireFormats
 
 /// Renders a stored user as Firebase's `UserInfo` (what `accounts:lookup` returns), with Firebase's mixed
@@ -26,7 +25,7 @@ enum UserInfoJSON {
         info["disabled"] = .bool(user.disabled)
         info["createdAt"] = .string(String(user.createdAt))
         info.set("lastLoginAt", user.lastLoginAt.map { String($0) })
-        info.set("lastRefreshAt", user.lastRefreshAt.map(rfc3339))
+        info.set("lastRefreshAt", user.lastRefreshAt.map { RFC3339.string(milliseconds: $0) })
         info.set("customAttributes", user.customAttributes)
         if user.emailLinkSignin { info["emailLinkSignin"] = true }
         info.set("tenantId", user.tenantId)
@@ -57,20 +56,5 @@ enum UserInfoJSON {
         entry.set("screenName", provider.screenName)
         entry.set("phoneNumber", provider.phoneNumber)
         return entry
-    }
-
-    /// `2026-11-28T12:00:00.123Z`.
-    static func rfc3339(_ milliseconds: Int64) -> String {
-        let seconds = milliseconds / 1000
-        let millis = Int(milliseconds % 1000)
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(millis, 3))Z"
     }
 }

@@ -48,7 +48,12 @@ private struct Reader {
     func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -156,6 +161,7 @@ private struct Reader {
         var raw: [UInt8] = []
         var sawEscape = false
         while true {
+            index = bytes.withUnsafeBufferPointer { JSONStringBytes.firstSpecial(in: $0, from: index) }
             guard index < bytes.count else { throw error("Unterminated string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -181,7 +187,7 @@ private struct Reader {
                 runStart = index
                 continue
             }
-            index += 1
+            index += 1  // not reached: firstSpecial stops only at the bytes handled above
         }
         // Validate UTF-8 strictly: invalid sequences are an error, not replacement characters.
         guard let text = String(validating: raw, as: UTF8.self) else { throw error("Invalid UTF-8 in string") }

@@ -68,7 +68,7 @@ public enum JSONSerializer {
     public static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(0x22)
         let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) else { return false }
+            guard JSONStringBytes.firstSpecial(in: bytes, from: 0) == bytes.count else { return false }
             out.append(contentsOf: bytes)
             return true
         }
