@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Outbound", dependencies: ["CCurl", "WireFormats"], swiftSettings: strict),
 
         // Domain.
-        .target(name: "AuthCore", dependencies: ["Crypto", "WireFormats"], swiftSettings: strict),
+        .target(name: "AuthCore", dependencies: ["CLinux", "Crypto", "WireFormats"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["AuthCore", "WireFormats"], swiftSettings: strict),
         .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
         .target(name: "StoragePostgres", dependencies: ["Storage", "AuthCore", "CLibPQ", "WireFormats"], swiftSettings: strict),

@@ -14,8 +14,11 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <errno.h>
+#include <sys/prctl.h>
 /* accept4 is a GNU extension; <sys/socket.h> only declares it under _GNU_SOURCE. */
 extern int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 static inline int shim_accept4_nb(int fd, struct sockaddr *addr, socklen_t *len) { return accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 static inline int shim_errno(void) { return errno; }
+/* prctl is variadic, which Swift cannot call: the calling thread's name (at most 15 bytes are kept). */
+static inline int shim_name_current_thread(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
 #endif

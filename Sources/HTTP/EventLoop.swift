@@ -54,6 +54,7 @@ final class EventLoop: @unchecked Sendable {
         let result = pthread_create(&thread, nil, { argument in
             let loop = Unmanaged<EventLoop>.fromOpaque(argument!).takeRetainedValue()
             EventLoopThreads.markCurrentThread()
+            _ = shim_name_current_thread("http-loop")
             loop.run()
             EventLoopThreads.unmarkCurrentThread()
             return nil

@@ -36,6 +36,7 @@ public final class WorkerPool: Sendable {
             let threadName = "\(name)-\(index)"
             let thread = Thread { [self] in
                 Thread.current.threadDictionary[Self.poolKey] = name
+                ThreadNames.nameCurrentThread(threadName)
                 self.runLoop()
             }
             thread.name = threadName
