@@ -29,15 +29,17 @@ public final class SQLiteUserStore: UserStore {
                       willCheckpoint: {})
     }
 
-    /// `willCheckpoint` runs on the checkpoint thread before each background checkpoint (tests hold one open).
+    /// `willCheckpoint` runs on the checkpoint thread before each background checkpoint (tests hold one open);
+    /// tests also checkpoint at smaller WAL sizes than the standard ones.
     init(path: String, readerCount: Int = 2, busyTimeoutMilliseconds: Int32 = 5_000,
+         checkpointLimits: WALCheckpointer.Limits = .standard,
          willCheckpoint: @escaping @Sendable () -> Void) throws {
         let writer = try Connection(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try Self.configureWriter(writer)
         try Migrator.migrate(writer)
         self.path = path
         self.readers = try ReaderConnections(path: path, count: readerCount)
-        self.checkpointer = try WALCheckpointer(path: path, willCheckpoint: willCheckpoint)
+        self.checkpointer = try WALCheckpointer(path: path, limits: checkpointLimits, willCheckpoint: willCheckpoint)
         try checkpointer.attach(to: writer)
         self.writerPool = WorkerPool(name: "sqlite-writer", threadCount: 1)
         self.groupCommit = GroupCommit(writer: writer, pool: writerPool)

@@ -18,15 +18,26 @@ import Synchronization
 /// up alone (the WAL grew to 97 MiB in the test that found this). So after a background pass, the writer's
 /// next commit past the threshold copies the few frames appended meanwhile (PASSIVE, in its WAL hook, as SQLite's
 /// own automatic checkpoint does) and syncs only those, and the WAL is reused from there. If background passes
-/// cannot run at all, the writer checkpoints by itself at `hardLimitPages`, so the WAL stays bounded.
+/// cannot run at all, the writer checkpoints by itself at `Limits.hardLimitPages`, so the WAL stays bounded.
 ///
 /// Durability does not change: a COMMIT is acknowledged exactly when it was before (in the WAL, `synchronous`
 /// unchanged), checkpoints sync as SQLite's own do, and a checkpoint interrupted by a crash is redone by the next.
 final class WALCheckpointer: Sendable {
-    /// The WAL size (pages) that asks for a checkpoint: SQLite's own default threshold.
-    static let thresholdPages: Int32 = 1_000
-    /// The WAL size at which the writer checkpoints whether or not a background pass has run.
-    static let hardLimitPages: Int32 = 8_000
+    /// When checkpoints happen, in WAL pages (4 KiB each).
+    struct Limits: Sendable, Equatable {
+        /// The WAL size that asks for a background pass.
+        var thresholdPages: Int32
+        /// The WAL size at which the writer checkpoints whether or not a background pass has run.
+        var hardLimitPages: Int32
+
+        /// 8,000 pages (32 MiB) rather than SQLite's 1,000: a sign-up dirties a few pages that the next ones
+        /// dirty again (the ends of the append-only indexes, the page header), and a checkpoint copies each
+        /// page once however often the WAL holds it, so a longer WAL between passes copies and syncs less. Measured
+        /// on sign-ups at saturation: the checkpoint thread's CPU per sign-up halved (21 to 11 µs), the writer's
+        /// fell by about 5 %. The WAL file keeps its largest size between passes (32 MiB here, up to 128 MiB if
+        /// passes are held up), and recovery after a crash reads at most that much.
+        static let standard = Limits(thresholdPages: 8_000, hardLimitPages: 32_000)
+    }
 
     /// What the writer does after a commit that left `walPages` in the WAL.
     enum AfterCommit: Equatable {
@@ -38,9 +49,9 @@ final class WALCheckpointer: Sendable {
     }
 
     /// Pure, so every branch is tested without a database.
-    static func afterCommit(walPages: Int32, passFinishedSinceWriterCheckpoint: Bool) -> AfterCommit {
-        guard walPages >= thresholdPages else { return .nothing }
-        if passFinishedSinceWriterCheckpoint || walPages >= hardLimitPages { return .finishOnWriter }
+    static func afterCommit(walPages: Int32, passFinishedSinceWriterCheckpoint: Bool, limits: Limits) -> AfterCommit {
+        guard walPages >= limits.thresholdPages else { return .nothing }
+        if passFinishedSinceWriterCheckpoint || walPages >= limits.hardLimitPages { return .finishOnWriter }
         return .requestPass
     }
 
@@ -53,6 +64,7 @@ final class WALCheckpointer: Sendable {
         var writerCheckpoints = 0
     }
 
+    let limits: Limits
     private let connection: Mutex<Connection>
     private let pool: WorkerPool
     private let state = Mutex(State())
@@ -62,7 +74,9 @@ final class WALCheckpointer: Sendable {
     /// Runs just before each checkpoint (on the checkpoint thread); tests use it to hold a checkpoint open.
     private let willCheckpoint: @Sendable () -> Void
 
-    init(path: String, willCheckpoint: @escaping @Sendable () -> Void = {}) throws(StoreError) {
+    init(path: String, limits: Limits = .standard,
+         willCheckpoint: @escaping @Sendable () -> Void = {}) throws(StoreError) {
+        self.limits = limits
         let connection = try Connection(path: path, mode: .readWrite)
         try connection.executeScript("PRAGMA synchronous=NORMAL;")
         self.connection = Mutex(connection)
@@ -92,7 +106,7 @@ final class WALCheckpointer: Sendable {
     /// On the writer's thread, inside its COMMIT (the WAL hook): applies `afterCommit`.
     private func writerCommitted(walPages: Int32, database: OpaquePointer?) {
         let finished = passFinished.load(ordering: .acquiring)
-        switch Self.afterCommit(walPages: walPages, passFinishedSinceWriterCheckpoint: finished) {
+        switch Self.afterCommit(walPages: walPages, passFinishedSinceWriterCheckpoint: finished, limits: limits) {
         case .nothing:
             // Below the threshold after a pass: the WAL started over, and that pass is no longer news.
             if finished { passFinished.store(false, ordering: .releasing) }

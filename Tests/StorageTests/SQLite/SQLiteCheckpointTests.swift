@@ -52,7 +52,8 @@ struct SQLiteCheckpointTests {
         defer { directory.remove() }
         let gate = CheckpointGate()
         defer { gate.open() }
-        let store = try SQLiteUserStore(path: directory.file("c.sqlite"), willCheckpoint: gate.checkpointWillStart)
+        let store = try SQLiteUserStore(path: directory.file("c.sqlite"), checkpointLimits: Self.smallLimits,
+                                        willCheckpoint: gate.checkpointWillStart)
         // No clock in the test: the whole suite runs in parallel and can stall a task for many seconds.
         var batch = 0
         while !gate.hasStarted && batch < 3_000 {
@@ -72,16 +73,27 @@ struct SQLiteCheckpointTests {
         try await store.close()
     }
 
-    @Test("after a commit: nothing below the threshold, a pass asked for, then finished on the writer (or at the hard limit)")
-    func afterCommitDecision() {
-        let threshold = WALCheckpointer.thresholdPages
-        #expect(WALCheckpointer.afterCommit(walPages: threshold - 1, passFinishedSinceWriterCheckpoint: true) == .nothing)
-        #expect(WALCheckpointer.afterCommit(walPages: threshold, passFinishedSinceWriterCheckpoint: false) == .requestPass)
-        #expect(WALCheckpointer.afterCommit(walPages: threshold, passFinishedSinceWriterCheckpoint: true) == .finishOnWriter)
-        #expect(WALCheckpointer.afterCommit(walPages: WALCheckpointer.hardLimitPages - 1,
-                                            passFinishedSinceWriterCheckpoint: false) == .requestPass)
-        #expect(WALCheckpointer.afterCommit(walPages: WALCheckpointer.hardLimitPages,
-                                            passFinishedSinceWriterCheckpoint: false) == .finishOnWriter)
+    /// SQLite's own threshold, so the tests reach several checkpoints with a few thousand pages of writes.
+    static let smallLimits = WALCheckpointer.Limits(thresholdPages: 1_000, hardLimitPages: 8_000)
+
+    @Test("after a commit: nothing below the threshold, a pass asked for, then finished on the writer (or at the hard limit)",
+          arguments: [smallLimits, WALCheckpointer.Limits.standard])
+    func afterCommitDecision(limits: WALCheckpointer.Limits) {
+        func decision(_ pages: Int32, passed: Bool) -> WALCheckpointer.AfterCommit {
+            WALCheckpointer.afterCommit(walPages: pages, passFinishedSinceWriterCheckpoint: passed, limits: limits)
+        }
+        #expect(decision(limits.thresholdPages - 1, passed: true) == .nothing)
+        #expect(decision(limits.thresholdPages, passed: false) == .requestPass)
+        #expect(decision(limits.thresholdPages, passed: true) == .finishOnWriter)
+        #expect(decision(limits.hardLimitPages - 1, passed: false) == .requestPass)
+        #expect(decision(limits.hardLimitPages, passed: false) == .finishOnWriter)
+    }
+
+    @Test("the standard limits leave room for a background pass before the writer must checkpoint by itself")
+    func standardLimits() {
+        let standard = WALCheckpointer.Limits.standard
+        #expect(standard.thresholdPages >= 1_000)
+        #expect(standard.hardLimitPages >= 2 * standard.thresholdPages)
     }
 
     @Test("background checkpoints keep the WAL bounded, and everything committed is in the file after close")
@@ -89,7 +101,7 @@ struct SQLiteCheckpointTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("c.sqlite")
-        let store = try SQLiteUserStore(path: path)
+        let store = try SQLiteUserStore(path: path, checkpointLimits: Self.smallLimits, willCheckpoint: {})
         // About 8,000 pages of WAL appends in all: eight times the checkpoint threshold.
         for batch in 0..<1_600 {
             try await Self.writeBatch(store, batch)
