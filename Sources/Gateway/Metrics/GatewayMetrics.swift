@@ -57,8 +57,8 @@ final class GatewayMetrics: Sendable {
     }
 
     func requestAnswered(operation: String, status: Int, seconds: Double, errorCode: String?) {
-        recorded.increment(Self.requests, [operation, String(status)])
-        recorded.observe(Self.requestDuration, [operation], seconds: seconds)
+        recorded.increment(Self.requests, [operation, String(status)], observe: Self.requestDuration, [operation],
+                           seconds: seconds)
         if let errorCode, status < 500 { recorded.increment(Self.refusals, [operation, errorCode]) }
     }
 

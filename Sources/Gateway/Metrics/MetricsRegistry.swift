@@ -35,6 +35,11 @@ enum SeriesValue: Sendable, Equatable {
 
     /// Counts one observation in place. The placeholder assignment leaves the bucket array uniquely referenced,
     /// so it is updated without a copy.
+    /// Adds to a counter's number (a histogram is left as it is).
+    mutating func add(_ amount: Double) {
+        if case .number(let value) = self { self = .number(value + amount) }
+    }
+
     mutating func record(bucket: Int, seconds: Double) {
         guard case .histogram(var counts, let sum, let count) = self else { return }
         self = .number(0)
@@ -64,20 +69,37 @@ final class MetricsRegistry: Sendable {
 
     func increment(_ family: MetricFamily, _ labels: [String] = [], by amount: Double = 1) {
         precondition(family.kind == .counter && labels.count == family.labelNames.count)
-        series.withLock { all in
-            let key = SeriesKey(family: family, labels: labels)
-            if case .number(let value) = all[key] { all[key] = .number(value + amount) } else { all[key] = .number(amount) }
-        }
+        series.withLock { Self.increment(family, labels, by: amount, in: &$0) }
     }
 
     func observe(_ family: MetricFamily, _ labels: [String] = [], seconds: Double) {
         precondition(family.kind == .histogram && labels.count == family.labelNames.count)
-        let bucket = family.buckets.firstIndex { seconds <= $0 } ?? family.buckets.count
-        let empty = family.buckets.count + 1
+        series.withLock { Self.observe(family, labels, seconds: seconds, in: &$0) }
+    }
+
+    /// A counter and a histogram updated under one lock: every request does both.
+    func increment(_ counter: MetricFamily, _ counterLabels: [String],
+                   observe histogram: MetricFamily, _ histogramLabels: [String], seconds: Double) {
+        precondition(counter.kind == .counter && counterLabels.count == counter.labelNames.count)
+        precondition(histogram.kind == .histogram && histogramLabels.count == histogram.labelNames.count)
         series.withLock { all in
-            all[SeriesKey(family: family, labels: labels), default: .histogram(
-                bucketCounts: [UInt64](repeating: 0, count: empty), sum: 0, count: 0)].record(bucket: bucket, seconds: seconds)
+            Self.increment(counter, counterLabels, by: 1, in: &all)
+            Self.observe(histogram, histogramLabels, seconds: seconds, in: &all)
         }
+    }
+
+    /// One hash look-up per update: the value is changed in place in its dictionary slot.
+    private static func increment(_ family: MetricFamily, _ labels: [String], by amount: Double,
+                                  in all: inout [SeriesKey: SeriesValue]) {
+        all[SeriesKey(family: family, labels: labels), default: .number(0)].add(amount)
+    }
+
+    private static func observe(_ family: MetricFamily, _ labels: [String], seconds: Double,
+                                in all: inout [SeriesKey: SeriesValue]) {
+        let bucket = family.buckets.firstIndex { seconds <= $0 } ?? family.buckets.count
+        all[SeriesKey(family: family, labels: labels), default: .histogram(
+            bucketCounts: [UInt64](repeating: 0, count: family.buckets.count + 1), sum: 0, count: 0)]
+            .record(bucket: bucket, seconds: seconds)
     }
 
     /// Every recorded series, grouped by family.
