@@ -106,24 +106,34 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--half-load", action="store_true")
+    parser.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma-separated subset of signup,refresh,lookup")
     parser.add_argument("--out")
     args = parser.parse_args()
     builds = [tuple(b.split("=", 1)) for b in args.binary]
+    scenarios = [s for s in args.scenarios.split(",") if s]
+    assert all(s in SCENARIOS for s in scenarios), f"scenarios must be among {SCENARIOS}"
 
-    sign_start = rsa_sign_per_core(5)
-    totals = {label: {s: {"requests": 0, "cpu_s": 0.0, "rps": [], "errors": 0} for s in SCENARIOS} for label, _ in builds}
+    # The one-core signing rate drifts by a fifth within minutes on a shared VM, so it is measured before every
+    # round and once more at the end; each round's runs are divided by the mean of the two measurements around it.
+    sign_marks = [rsa_sign_per_core(3)]
+    sign_start = sign_marks[0]
+    totals = {label: {s: {"requests": 0, "cpu_s": 0.0, "rps": [], "errors": 0, "per_round": []} for s in SCENARIOS}
+              for label, _ in builds}
     for round_index in range(args.rounds):
+        if round_index > 0:
+            sign_marks.append(rsa_sign_per_core(3))
         for label, binary in builds:
             gateway = Gateway(binary)
             try:
                 gateway.wrk("lookup", 16, 2)  # warm-up
-                for scenario in SCENARIOS:
+                for scenario in scenarios:
                     run = gateway.wrk(scenario, args.connections, args.duration)
                     total = totals[label][scenario]
                     total["requests"] += run["requests"]
                     total["cpu_s"] += run["cpu_s"]
                     total["rps"].append(run["rps"])
                     total["errors"] += run["errors"]
+                    total["per_round"].append(run["requests"] / run["cpu_s"])
                     print(f"round {round_index + 1} {label} {scenario}: {run['rps']:,.0f} req/s, "
                           f"{run['requests'] / run['cpu_s']:,.0f} req per CPU-s, p99 {run['p99_us'] / 1000:.2f} ms",
                           file=sys.stderr)
@@ -135,7 +145,7 @@ def main() -> None:
             gateway = Gateway(binary)
             try:
                 gateway.wrk("lookup", 16, 2)
-                for scenario in SCENARIOS:
+                for scenario in scenarios:
                     target = max(totals[label][scenario]["rps"]) / 2
                     connections = 16
                     run = gateway.wrk(scenario, connections, args.duration, delay_ms=connections / target * 1000)
@@ -144,11 +154,14 @@ def main() -> None:
                           f"p99 {run['p99_us'] / 1000:.2f} ms", file=sys.stderr)
             finally:
                 gateway.stop()
-    sign_end = rsa_sign_per_core(5)
+    sign_end = rsa_sign_per_core(3)
+    sign_marks.append(sign_end)
     sign = (sign_start + sign_end) / 2
+    round_signs = [(sign_marks[i] + sign_marks[i + 1]) / 2 for i in range(args.rounds)]
 
     print(f"One-core RSA-2048 sign/s in this run: {sign_start:,.0f} at the start, {sign_end:,.0f} at the end "
-          f"(mean {sign:,.0f}). {args.rounds} rounds × {args.duration} s per build and scenario, "
+          f"(mean {sign:,.0f}; before each round and at the end: {', '.join(f'{m:,.0f}' for m in sign_marks)}). "
+          f"{args.rounds} rounds × {args.duration} s per build and scenario, "
           f"{args.connections} connections, wrk with 1 thread on the same cores.\n")
     header = "| build | " + " | ".join(f"{s} req/CPU-s | {s} ÷ sign" for s in ("signup", "refresh")) + \
              " | lookup req/CPU-s | errors |"
@@ -157,13 +170,30 @@ def main() -> None:
     for label, _ in builds:
         cells = []
         for scenario in SCENARIOS:
+            if scenario not in scenarios:
+                cells.extend(["—"] if scenario == "lookup" else ["—", "—"])
+                continue
             t = totals[label][scenario]
             per_cpu = t["requests"] / t["cpu_s"] if t["cpu_s"] else 0
             cells.append(f"{per_cpu:,.0f}")
             if scenario != "lookup":
                 cells.append(f"{per_cpu / sign:.0%}")
-        errors = sum(totals[label][s]["errors"] for s in SCENARIOS)
+        errors = sum(totals[label][s]["errors"] for s in scenarios)
         print(f"| {label} | " + " | ".join(cells) + f" | {errors} |")
+    print("\nPer round (each round's requests per server CPU-second; signing scenarios also ÷ the one-core rate "
+          "measured around that round), median and range:\n")
+    print("| build | scenario | per round | median | ÷ sign per round | median ÷ sign |")
+    print("|---|---|---|---|---|---|")
+    for label, _ in builds:
+        for scenario in scenarios:
+            rounds = totals[label][scenario]["per_round"]
+            median = sorted(rounds)[len(rounds) // 2]
+            if scenario == "lookup":
+                print(f"| {label} | {scenario} | {' / '.join(f'{r:,.0f}' for r in rounds)} | {median:,.0f} | — | — |")
+            else:
+                ratios = [r / s for r, s in zip(rounds, round_signs)]
+                print(f"| {label} | {scenario} | {' / '.join(f'{r:,.0f}' for r in rounds)} | {median:,.0f} | "
+                      f"{' / '.join(f'{x:.0%}' for x in ratios)} | {sorted(ratios)[len(ratios) // 2]:.0%} |")
     if half:
         print("\n| build | scenario | offered req/s (half the best) | achieved req/s | p50 ms | p90 ms | p99 ms | errors |")
         print("|---|---|---|---|---|---|---|---|")
@@ -171,7 +201,8 @@ def main() -> None:
             print(f"| {label} | {scenario} | {run['target']:,.0f} | {run['rps']:,.0f} | {run['p50_us'] / 1000:.2f} | "
                   f"{run['p90_us'] / 1000:.2f} | {run['p99_us'] / 1000:.2f} | {run['errors']} |")
     if args.out:
-        Path(args.out).write_text(json.dumps({"sign_start": sign_start, "sign_end": sign_end, "totals": totals,
+        Path(args.out).write_text(json.dumps({"sign_start": sign_start, "sign_end": sign_end, "sign_marks": sign_marks,
+                                              "totals": totals,
                                               "half": {f"{k[0]}/{k[1]}": v for k, v in half.items()}}, indent=1))
 
 
