@@ -33,13 +33,13 @@ enum SeriesValue: Sendable, Equatable {
     case number(Double)
     case histogram(bucketCounts: [UInt64], sum: Double, count: UInt64)
 
-    /// Counts one observation in place. The placeholder assignment leaves the bucket array uniquely referenced,
-    /// so it is updated without a copy.
     /// Adds to a counter's number (a histogram is left as it is).
     mutating func add(_ amount: Double) {
         if case .number(let value) = self { self = .number(value + amount) }
     }
 
+    /// Counts one observation in place. The placeholder assignment leaves the bucket array uniquely referenced,
+    /// so it is updated without a copy.
     mutating func record(bucket: Int, seconds: Double) {
         guard case .histogram(var counts, let sum, let count) = self else { return }
         self = .number(0)

@@ -178,16 +178,13 @@ private struct Reader {
                 index += 1
                 break
             }
-            if byte < 0x20 { throw error("Control character in string") }
-            if byte == UInt8(ascii: "\\") {
-                sawEscape = true
-                raw.append(contentsOf: bytes[runStart..<index])
-                index += 1
-                try appendEscape(into: &raw)
-                runStart = index
-                continue
-            }
-            index += 1  // not reached: firstSpecial stops only at the bytes handled above
+            // firstSpecial stops only at a quote (above), a backslash or a control byte.
+            guard byte == UInt8(ascii: "\\") else { throw error("Control character in string") }
+            sawEscape = true
+            raw.append(contentsOf: bytes[runStart..<index])
+            index += 1
+            try appendEscape(into: &raw)
+            runStart = index
         }
         // Validate UTF-8 strictly: invalid sequences are an error, not replacement characters.
         guard let text = String(validating: raw, as: UTF8.self) else { throw error("Invalid UTF-8 in string") }
