@@ -139,12 +139,23 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Copies what it can of the WAL into the database file without waiting for, or blocking, any other
-    /// connection (`PASSIVE`); see `WALCheckpointer`. False when another connection's checkpoint is running.
-    func checkpointPassively() throws(StoreError) -> Bool {
-        let code = sqlite3_wal_checkpoint_v2(try open(), nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        if code & 0xff == SQLITE_BUSY { return false }
+    /// connection (`PASSIVE`); see `WALCheckpointer`. Returns the frames the WAL held when the pass began, or nil
+    /// when another connection's checkpoint is running.
+    func checkpointPassively() throws(StoreError) -> Int32? {
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(try open(), nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &checkpointed)
+        if code & 0xff == SQLITE_BUSY { return nil }
         guard code == SQLITE_OK else { throw failure(code, context: "wal_checkpoint(PASSIVE)") }
-        return true
+        return logFrames
+    }
+
+    /// Writes this connection's database file and WAL to disk (`fdatasync`, through SQLite's own file objects).
+    /// SQLite syncs them itself wherever durability needs it; this only does some of that work earlier, on
+    /// the caller's thread (see `WALCheckpointer`).
+    func syncDatabaseAndWAL() throws(StoreError) {
+        let code = shim_sync_database_and_wal(try open())
+        guard code == SQLITE_OK else { throw failure(code, context: "sync") }
     }
 
     /// Lends the raw handle for a C call that this type does not wrap (registering a hook).

@@ -46,8 +46,8 @@ public final class SQLiteUserStore: UserStore {
         self.readerPool = WorkerPool(name: "sqlite-reader", threadCount: max(1, readerCount))
     }
 
-    /// Background passes and writer checkpoints finished so far, and the last background failure (tests).
-    var checkpointProgress: (completed: Int, writerCheckpoints: Int, lastFailure: StoreError?) { checkpointer.progress }
+    /// What the WAL checkpoints have done so far (tests).
+    var checkpointProgress: WALCheckpointer.Progress { checkpointer.progress }
 
     /// A store dropped without `close()` still lets its threads exit; the connections close with it.
     deinit {

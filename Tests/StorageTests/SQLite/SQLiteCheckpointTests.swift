@@ -73,6 +73,70 @@ struct SQLiteCheckpointTests {
         try await store.close()
     }
 
+    @Test("a round passes again while the WAL grew during its last pass, so the writer's finish has little left")
+    func roundCatchesUp() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gate = CheckpointGate()
+        defer { gate.open() }
+        let store = try SQLiteUserStore(path: directory.file("c.sqlite"), checkpointLimits: Self.smallLimits,
+                                        willCheckpoint: gate.checkpointWillStart)
+        var batch = 0
+        while !gate.hasStarted && batch < 3_000 {
+            try await Self.writeBatch(store, batch)
+            batch += 1
+        }
+        try #require(gate.hasStarted, "no checkpoint was asked for after \(batch) transactions")
+        // While the first pass is held, the WAL grows by about 300 frames, more than a pass may leave behind.
+        for extra in 0..<60 {
+            try await Self.writeBatch(store, batch + extra)
+        }
+        gate.open()
+        // Until the checkpoint thread is idle: a bound on the wait, not a timing.
+        var waited = 0
+        while (store.checkpointProgress.completed == 0 || store.checkpointProgress.isRunning) && waited < 30_000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        let progress = store.checkpointProgress
+        try #require(progress.completed > 0 && !progress.isRunning, "the background round never finished")
+        // One pass per round would leave the writer every frame appended while the held pass waited.
+        #expect(progress.passes > progress.completed)
+        // The commits that asked for a pass while the first one was held were served by that round; a second
+        // round would have competed with the writer's finish.
+        #expect(progress.completed == 1)
+        #expect(progress.lastFailure == nil)
+        try await store.close()
+    }
+
+    @Test("passes again after the first pass, and while the WAL grew by more than a few frames, at most four times")
+    func passAgainDecision() {
+        typealias Round = WALCheckpointer.Round
+        let small = Round.smallGrowthFrames
+        #expect(Round.passAgain(walFrames: 8_000, previousWALFrames: nil, passesSoFar: 1))
+        #expect(Round.passAgain(walFrames: 8_001 + small, previousWALFrames: 8_000, passesSoFar: 2))
+        #expect(!Round.passAgain(walFrames: 8_000 + small, previousWALFrames: 8_000, passesSoFar: 2))
+        #expect(!Round.passAgain(walFrames: 8_000, previousWALFrames: 8_000, passesSoFar: 2))
+        // The writer started the WAL over between the passes: the last one had caught up.
+        #expect(!Round.passAgain(walFrames: 40, previousWALFrames: 8_000, passesSoFar: 2))
+        #expect(!Round.passAgain(walFrames: 20_000, previousWALFrames: 8_000, passesSoFar: Round.maximumPasses))
+    }
+
+    @Test("syncing the files works before and after the connection has opened the WAL")
+    func syncBeforeAndAfterWAL() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("c.sqlite")
+        let store = try SQLiteUserStore(path: path)
+        try await Self.writeBatch(store, 0)
+        let connection = try Connection(path: path, mode: .readWrite)
+        try connection.syncDatabaseAndWAL()
+        _ = try connection.checkpointPassively()
+        try connection.syncDatabaseAndWAL()
+        connection.close()
+        try await store.close()
+    }
+
     /// SQLite's own threshold, so the tests reach several checkpoints with a few thousand pages of writes.
     static let smallLimits = WALCheckpointer.Limits(thresholdPages: 1_000, hardLimitPages: 8_000)
 
