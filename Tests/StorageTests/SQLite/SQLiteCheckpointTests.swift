@@ -42,71 +42,69 @@ struct SQLiteCheckpointTests {
         }
     }
 
+    /// Runs `body` with a store whose first checkpoint pass `gate` holds, once batches written until it started
+    /// (their number is `body`'s last argument) have asked for it; closes the store afterwards.
+    private static func withHeldCheckpoint(
+        _ body: (SQLiteUserStore, CheckpointGate, Int) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gate = CheckpointGate()
+        defer { gate.open() }
+        let store = try SQLiteUserStore(path: directory.file("c.sqlite"), checkpointLimits: smallLimits,
+                                        willCheckpoint: gate.checkpointWillStart)
+        // No clock in the test: the whole suite runs in parallel and can stall a task for many seconds.
+        var batch = 0
+        while !gate.hasStarted && batch < 3_000 {
+            try await writeBatch(store, batch)
+            batch += 1
+        }
+        try #require(gate.hasStarted, "no checkpoint was asked for after \(batch) transactions")
+        try await body(store, gate, batch)
+        try await store.close()
+    }
+
     private static func walBytes(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
     }
 
     @Test("commits go on while a background checkpoint pass is held open")
     func writesDoNotWaitForCheckpoints() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let gate = CheckpointGate()
-        defer { gate.open() }
-        let store = try SQLiteUserStore(path: directory.file("c.sqlite"), checkpointLimits: Self.smallLimits,
-                                        willCheckpoint: gate.checkpointWillStart)
-        // No clock in the test: the whole suite runs in parallel and can stall a task for many seconds.
-        var batch = 0
-        while !gate.hasStarted && batch < 3_000 {
-            try await Self.writeBatch(store, batch)
-            batch += 1
+        try await Self.withHeldCheckpoint { store, gate, batch in
+            // The pass is held on the checkpoint thread. A writer running it itself would have stopped at the
+            // commit that asked for it and gone on only once the hold ran out.
+            for extra in 0..<40 {
+                try await Self.writeBatch(store, batch + extra)
+            }
+            #expect(!gate.holdRanOut, "commits waited for the held checkpoint")
+            gate.open()
+            #expect(try await store.read { try $0.userCount() } == (batch + 40) * 20)
         }
-        try #require(gate.hasStarted, "no checkpoint was asked for after \(batch) transactions")
-
-        // The pass is held on the checkpoint thread. A writer running it itself would have stopped at the commit
-        // that asked for it and gone on only once the hold ran out.
-        for extra in 0..<40 {
-            try await Self.writeBatch(store, batch + extra)
-        }
-        #expect(!gate.holdRanOut, "commits waited for the held checkpoint")
-        gate.open()
-        #expect(try await store.read { try $0.userCount() } == (batch + 40) * 20)
-        try await store.close()
     }
 
     @Test("a round passes again while the WAL grew during its last pass, so the writer's finish has little left")
     func roundCatchesUp() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let gate = CheckpointGate()
-        defer { gate.open() }
-        let store = try SQLiteUserStore(path: directory.file("c.sqlite"), checkpointLimits: Self.smallLimits,
-                                        willCheckpoint: gate.checkpointWillStart)
-        var batch = 0
-        while !gate.hasStarted && batch < 3_000 {
-            try await Self.writeBatch(store, batch)
-            batch += 1
+        try await Self.withHeldCheckpoint { store, gate, batch in
+            // While the first pass is held, the WAL grows by about 300 frames, more than a pass may leave behind.
+            for extra in 0..<60 {
+                try await Self.writeBatch(store, batch + extra)
+            }
+            gate.open()
+            // Until the checkpoint thread is idle: a bound on the wait, not a timing.
+            var waited = 0
+            while (store.checkpointProgress.completed == 0 || store.checkpointProgress.isRunning) && waited < 30_000 {
+                try await Task.sleep(for: .milliseconds(10))
+                waited += 1
+            }
+            let progress = store.checkpointProgress
+            try #require(progress.completed > 0 && !progress.isRunning, "the background round never finished")
+            // One pass per round would leave the writer every frame appended while the held pass waited.
+            #expect(progress.passes > progress.completed)
+            // The commits that asked for a pass while the first one was held were served by that round; a second
+            // round would have competed with the writer's finish.
+            #expect(progress.completed == 1)
+            #expect(progress.lastFailure == nil)
         }
-        try #require(gate.hasStarted, "no checkpoint was asked for after \(batch) transactions")
-        // While the first pass is held, the WAL grows by about 300 frames, more than a pass may leave behind.
-        for extra in 0..<60 {
-            try await Self.writeBatch(store, batch + extra)
-        }
-        gate.open()
-        // Until the checkpoint thread is idle: a bound on the wait, not a timing.
-        var waited = 0
-        while (store.checkpointProgress.completed == 0 || store.checkpointProgress.isRunning) && waited < 30_000 {
-            try await Task.sleep(for: .milliseconds(10))
-            waited += 1
-        }
-        let progress = store.checkpointProgress
-        try #require(progress.completed > 0 && !progress.isRunning, "the background round never finished")
-        // One pass per round would leave the writer every frame appended while the held pass waited.
-        #expect(progress.passes > progress.completed)
-        // The commits that asked for a pass while the first one was held were served by that round; a second
-        // round would have competed with the writer's finish.
-        #expect(progress.completed == 1)
-        #expect(progress.lastFailure == nil)
-        try await store.close()
     }
 
     @Test("passes again after the first pass, and while the WAL grew by more than a few frames, at most four times")
