@@ -23,8 +23,8 @@ import Synchronization
 /// A round leaves the writer as little as it can (`Round`). A pass that did not catch up with the writer does not
 /// sync the database file (SQLite syncs it only when a pass copies the last frame), so the writer's finishing
 /// checkpoint used to sync every page the background pass had copied, and the WAL frames appended since that
-/// pass began: 1 to 13 ms (median 5) with the writer, and every sign-up queued behind it, waiting, twice a
-/// second at half load. Now the checkpoint thread syncs both files after each pass and passes again while the
+/// pass began: 1 to 13 ms (median 5), twice a second at half load, with every write queued behind the writer
+/// waiting. Now the checkpoint thread syncs both files after each pass and passes again while the
 /// WAL grew by more than `Round.smallGrowthFrames` during the last one; the writer's finish copies and syncs the
 /// frames of about one short pass.
 ///
@@ -161,10 +161,13 @@ final class WALCheckpointer: Sendable {
 
     /// What the checkpoints have done so far (for tests).
     struct Progress {
-        /// Background rounds finished, and the passes they made.
+        /// Background rounds finished.
         var completed: Int
+        /// Passes made by those rounds (and by one running now).
         var passes: Int
+        /// Checkpoints the writer ran itself, to finish a round or at the hard limit.
         var writerCheckpoints: Int
+        /// The last error a background round met.
         var lastFailure: StoreError?
         /// A round is running or about to.
         var isRunning: Bool
