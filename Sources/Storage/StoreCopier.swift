@@ -54,8 +54,9 @@ public struct StoreCopier: Sendable {
         guard targetIsEmpty else { throw Failure.targetNotEmpty }
         var report = Report()
         try await copyUsers(into: &report)
-        try await copyPages(after: nil as [UInt8]?, position: \.tokenHash, into: &report.refreshTokens,
-                            read: { tx, after, limit in try tx.refreshTokens(afterHash: after, limit: limit) },
+        try await copyPages(after: nil as RefreshTokenKey?, position: RefreshTokenKey.init(of:),
+                            into: &report.refreshTokens,
+                            read: { tx, after, limit in try tx.refreshTokens(after: after, limit: limit) },
                             write: { tx, record in try tx.insertRefreshToken(record) })
         try await copyPages(after: nil as OneTimeKey?, position: { OneTimeKey(kind: $0.kind, tokenHash: $0.tokenHash) },
                             into: &report.oneTimeTokens,

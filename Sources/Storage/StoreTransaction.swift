@@ -51,9 +51,13 @@ public protocol StoreTransaction {
 
     // MARK: Refresh tokens (stored by hash only)
 
-    /// Throws `uniqueViolation(.refreshToken)`; `notFound` if the user does not exist.
+    /// Throws `uniqueViolation(.refreshToken)` for a second token with the same `(localId, tokenHash)`;
+    /// `notFound` if the user does not exist.
     func insertRefreshToken(_ token: RefreshTokenRecord) throws
-    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord?
+    /// The token of user `localId` with this hash. Tokens are found through their user because every refresh
+    /// token names its user (`RefreshTokens.open`): the stores key them by `(localId, tokenHash)`, so a sign-up's
+    /// token lands beside its user's other rows instead of at a random place in an index of every token.
+    func refreshToken(localId: String, hash: [UInt8]) throws -> RefreshTokenRecord?
     /// Revokes refresh tokens of the user at this moment, inside this transaction: those issued in or before
     /// second `issuedAtOrBefore`, or every one stored so far when it is `nil`. Tokens inserted later, even in
     /// the same transaction, are not affected. Returns how many were revoked.
@@ -61,7 +65,7 @@ public protocol StoreTransaction {
     /// Revocation must not depend on comparing whole-second timestamps alone: a token issued in the same
     /// second as a password change would otherwise outlive it. Revoked tokens are gone for every instance
     /// sharing the database once the transaction commits; a backend may delete them or mark them, as long
-    /// as `refreshToken(hash:)` no longer returns them.
+    /// as `refreshToken(localId:hash:)` no longer returns them.
     func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) throws -> Int
 
     // MARK: Signing keys
@@ -123,8 +127,8 @@ public protocol StoreTransaction {
 
     // MARK: Listing every record (copying a whole store to another backend: `StoreCopier`)
 
-    /// Refresh tokens in ascending byte order of `tokenHash`, starting after `afterHash`.
-    func refreshTokens(afterHash: [UInt8]?, limit: Int) throws -> [RefreshTokenRecord]
+    /// Refresh tokens in ascending byte order of `localId`, then `tokenHash`, starting after `after`.
+    func refreshTokens(after: RefreshTokenKey?, limit: Int) throws -> [RefreshTokenRecord]
     /// One-time tokens of every kind in ascending order of `kind`, then `tokenHash` bytes, starting after `after`.
     func oneTimeTokens(after: (kind: String, tokenHash: [UInt8])?, limit: Int) throws -> [OneTimeTokenRecord]
     /// Outbox items of every kind in ascending `id` order, starting after `afterId`.

@@ -3,15 +3,19 @@ import Storage
 
 /// Listing every record, in pages, for copying a store (`StoreCopier`). BYTEA compares as bytes.
 extension PostgresTransaction {
-    func refreshTokens(afterHash: [UInt8]?, limit: Int) throws -> [RefreshTokenRecord] {
+    func refreshTokens(after: RefreshTokenKey?, limit: Int) throws -> [RefreshTokenRecord] {
         guard limit > 0 else { return [] }
-        guard let afterHash else {
-            return try run("SELECT \(TokenRows.refreshColumns) FROM refresh_tokens ORDER BY token_hash LIMIT $1",
-                           [.init(limit)]).rows(TokenRows.refreshToken)
+        guard let after else {
+            return try run(
+                "SELECT \(TokenRows.refreshColumns) FROM refresh_tokens ORDER BY local_id, token_hash LIMIT $1",
+                [.init(limit)]).rows(TokenRows.refreshToken)
         }
         return try run(
-            "SELECT \(TokenRows.refreshColumns) FROM refresh_tokens WHERE token_hash > $1 ORDER BY token_hash LIMIT $2",
-            [.init(afterHash), .init(limit)]
+            """
+            SELECT \(TokenRows.refreshColumns) FROM refresh_tokens WHERE (local_id, token_hash) > ($1, $2)
+            ORDER BY local_id, token_hash LIMIT $3
+            """,
+            [.init(after.localId), .init(after.tokenHash), .init(limit)]
         ).rows(TokenRows.refreshToken)
     }
 

@@ -10,9 +10,9 @@ extension PostgresTransaction {
             TokenRows.values(token))
     }
 
-    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? {
-        try run("SELECT \(TokenRows.refreshColumns) FROM refresh_tokens WHERE token_hash = $1", [.init(hash)])
-            .rows(TokenRows.refreshToken).first
+    func refreshToken(localId: String, hash: [UInt8]) throws -> RefreshTokenRecord? {
+        try run("SELECT \(TokenRows.refreshColumns) FROM refresh_tokens WHERE local_id = $1 AND token_hash = $2",
+                [.init(localId), .init(hash)]).rows(TokenRows.refreshToken).first
     }
 
     /// One DELETE: it sees the rows committed when it starts (READ COMMITTED), never rows inserted after it.

@@ -12,7 +12,7 @@ enum ConstraintNames {
         "users.phone_number": .phoneNumber,
         "identities.provider_id, identities.federated_id": .identity,
         "identities.local_id, identities.provider_id": .userProvider,
-        "refresh_tokens.token_hash": .refreshToken,
+        "refresh_tokens.local_id, refresh_tokens.token_hash": .refreshToken,
         "signing_keys.kid": .signingKey,
         "one_time_tokens.kind, one_time_tokens.token_hash": .oneTimeToken,
         "outbox.id": .outboxItem,

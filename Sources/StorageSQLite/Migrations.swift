@@ -9,7 +9,7 @@ struct Migration {
 /// BOOLEAN as a 0/1 INTEGER) with the same constraint names, so both backends report the same
 /// constraints. STRICT tables make SQLite enforce the column types as PostgreSQL does.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, outbox, counters, initialEmail]
+    static let all: [Migration] = [initialSchema, outbox, counters, initialEmail, refreshTokensByUser]
 
     /// The highest version this build knows.
     static var latestVersion: Int { all.last?.version ?? 0 }
@@ -135,5 +135,27 @@ enum Migrations {
     /// Firebase's `initialEmail`: the address an account had before its first change of email.
     static let initialEmail = Migration(version: 4, sql: """
         ALTER TABLE users ADD COLUMN initial_email TEXT;
+        """)
+
+    /// Refresh tokens keyed by their user, then their hash, in a `WITHOUT ROWID` table: a new user's first token
+    /// lands beside the tokens of users created just before it (ids are time-ordered, `UserIDs`), where a key of
+    /// the random hash alone put every sign-up's token, and its `local_id` index entry, on a random page. Every
+    /// lookup knows the user (a refresh token names it), and the key's first column serves revocation and the
+    /// cascade from `users`, so the separate `local_id` index goes. Same columns, same constraint names.
+    static let refreshTokensByUser = Migration(version: 5, sql: """
+        CREATE TABLE refresh_tokens_by_user (
+            token_hash       BLOB    NOT NULL,
+            local_id         TEXT    NOT NULL,
+            sign_in_provider TEXT    NOT NULL,
+            tenant_id        TEXT,
+            extra_claims     TEXT,
+            issued_at        INTEGER NOT NULL,
+            CONSTRAINT refresh_tokens_pkey PRIMARY KEY (local_id, token_hash),
+            CONSTRAINT refresh_tokens_user_fkey FOREIGN KEY (local_id) REFERENCES users (local_id) ON DELETE CASCADE
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO refresh_tokens_by_user (token_hash, local_id, sign_in_provider, tenant_id, extra_claims, issued_at)
+            SELECT token_hash, local_id, sign_in_provider, tenant_id, extra_claims, issued_at FROM refresh_tokens;
+        DROP TABLE refresh_tokens;
+        ALTER TABLE refresh_tokens_by_user RENAME TO refresh_tokens;
         """)
 }

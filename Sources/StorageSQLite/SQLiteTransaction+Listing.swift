@@ -4,16 +4,19 @@ import Storage
 /// Listing every record, in pages, for copying a store (`StoreCopier`). BLOBs compare as bytes (memcmp,
 /// shorter first on a tie), as PostgreSQL's BYTEA does.
 extension SQLiteTransaction {
-    func refreshTokens(afterHash: [UInt8]?, limit: Int) throws -> [RefreshTokenRecord] {
+    func refreshTokens(after: RefreshTokenKey?, limit: Int) throws -> [RefreshTokenRecord] {
         guard limit > 0 else { return [] }
-        guard let afterHash else {
+        guard let after else {
             return try connection.query(
-                "SELECT \(TokenRows.refreshColumns) FROM refresh_tokens ORDER BY token_hash LIMIT ?",
+                "SELECT \(TokenRows.refreshColumns) FROM refresh_tokens ORDER BY local_id, token_hash LIMIT ?",
                 [.init(limit)], TokenRows.refreshToken)
         }
         return try connection.query(
-            "SELECT \(TokenRows.refreshColumns) FROM refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?",
-            [.init(afterHash), .init(limit)], TokenRows.refreshToken)
+            """
+            SELECT \(TokenRows.refreshColumns) FROM refresh_tokens WHERE (local_id, token_hash) > (?, ?)
+            ORDER BY local_id, token_hash LIMIT ?
+            """,
+            [.init(after.localId), .init(after.tokenHash), .init(limit)], TokenRows.refreshToken)
     }
 
     func oneTimeTokens(after: (kind: String, tokenHash: [UInt8])?, limit: Int) throws -> [OneTimeTokenRecord] {

@@ -8,8 +8,8 @@ extension SQLiteTransaction {
         try connection.execute(TokenRows.insertRefresh, TokenRows.values(token))
     }
 
-    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? {
-        try connection.queryFirst(TokenRows.selectRefreshByHash, [.init(hash)], TokenRows.refreshToken)
+    func refreshToken(localId: String, hash: [UInt8]) throws -> RefreshTokenRecord? {
+        try connection.queryFirst(TokenRows.selectRefreshByKey, [.init(localId), .init(hash)], TokenRows.refreshToken)
     }
 
     func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) throws -> Int {

@@ -6,7 +6,8 @@ enum TokenRows {
     static let refreshColumns = "token_hash, local_id, sign_in_provider, tenant_id, extra_claims, issued_at"
 
     static let insertRefresh = "INSERT INTO refresh_tokens (\(refreshColumns)) VALUES (?, ?, ?, ?, ?, ?)"
-    static let selectRefreshByHash = "SELECT \(refreshColumns) FROM refresh_tokens WHERE token_hash = ?"
+    static let selectRefreshByKey =
+        "SELECT \(refreshColumns) FROM refresh_tokens WHERE local_id = ? AND token_hash = ?"
 
     static func values(_ token: RefreshTokenRecord) -> [SQLValue] {
         [

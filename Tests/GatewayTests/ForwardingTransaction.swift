@@ -35,7 +35,9 @@ class ForwardingTransaction: StoreTransaction {
         try inner.deleteIdentity(localId: localId, providerId: providerId)
     }
     func insertRefreshToken(_ token: RefreshTokenRecord) throws { try inner.insertRefreshToken(token) }
-    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? { try inner.refreshToken(hash: hash) }
+    func refreshToken(localId: String, hash: [UInt8]) throws -> RefreshTokenRecord? {
+        try inner.refreshToken(localId: localId, hash: hash)
+    }
     func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) throws -> Int {
         try inner.revokeRefreshTokens(localId: localId, issuedAtOrBefore: seconds)
     }
@@ -66,8 +68,8 @@ class ForwardingTransaction: StoreTransaction {
     func deleteExpiredCounters(endedBy ms: Int64) throws -> Int { try inner.deleteExpiredCounters(endedBy: ms) }
     func setting(_ key: String) throws -> String? { try inner.setting(key) }
     func setSetting(_ key: String, value: String?) throws { try inner.setSetting(key, value: value) }
-    func refreshTokens(afterHash: [UInt8]?, limit: Int) throws -> [RefreshTokenRecord] {
-        try inner.refreshTokens(afterHash: afterHash, limit: limit)
+    func refreshTokens(after: RefreshTokenKey?, limit: Int) throws -> [RefreshTokenRecord] {
+        try inner.refreshTokens(after: after, limit: limit)
     }
     func oneTimeTokens(after: (kind: String, tokenHash: [UInt8])?, limit: Int) throws -> [OneTimeTokenRecord] {
         try inner.oneTimeTokens(after: after, limit: limit)

@@ -120,8 +120,8 @@ struct LinkingApplier: Sendable {
     }
 
     private func newUser(for request: LinkingService.Request, policy: LinkingPolicy, now: Int64) throws -> UserRecord {
-        var user = UserRecord(localId: UserIDs.generate(), validSince: now / 1000, createdAt: now, lastLoginAt: now,
-                              lastRefreshAt: now)
+        var user = UserRecord(localId: UserIDs.generate(createdAt: now), validSince: now / 1000, createdAt: now,
+                              lastLoginAt: now, lastRefreshAt: now)
         switch request.credential {
         case .federated(let identity):
             user.displayName = identity.displayName

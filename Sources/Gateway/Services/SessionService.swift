@@ -122,7 +122,8 @@ struct SessionService: Sendable {
             // The user first: where writers run concurrently that read waits for a change of the user in
             // progress (PostgreSQL locks the row), so the token's row, read next, is gone if that change revoked it.
             let current = try tx.user(localId: localId)
-            let (record, approved) = try RefreshDecision.check(record: try tx.refreshToken(hash: hash), user: current)
+            let (record, approved) = try RefreshDecision.check(
+                record: try tx.refreshToken(localId: localId, hash: hash), user: current)
             var user = approved
             user.lastRefreshAt = now
             try tx.recordRefresh(localId: localId, at: now)

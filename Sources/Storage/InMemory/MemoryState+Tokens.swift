@@ -4,9 +4,10 @@ extension MemoryState {
     // MARK: Refresh tokens
 
     mutating func insertRefreshToken(_ token: RefreshTokenRecord) throws(StoreError) {
-        guard refreshTokens[token.tokenHash] == nil else { throw .uniqueViolation(.refreshToken) }
+        let key = RefreshTokenKey(of: token)
+        guard refreshTokens[key] == nil else { throw .uniqueViolation(.refreshToken) }
         guard users[token.localId] != nil else { throw .notFound }
-        refreshTokens[token.tokenHash] = token
+        refreshTokens[key] = token
     }
 
     mutating func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) -> Int {

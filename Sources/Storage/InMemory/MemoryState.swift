@@ -21,7 +21,7 @@ struct MemoryState: Sendable {
     var identities: [IdentityKey: ProviderIdentity] = [:]
     /// localId → providerId → key of that user's identity.
     var identityKeysByUser: [String: [String: IdentityKey]] = [:]
-    var refreshTokens: [[UInt8]: RefreshTokenRecord] = [:]
+    var refreshTokens: [RefreshTokenKey: RefreshTokenRecord] = [:]
     var signingKeys: [String: SigningKeyRecord] = [:]
     var oneTimeTokens: [OneTimeKey: OneTimeTokenRecord] = [:]
     var outbox: [String: OutboxItem] = [:]

@@ -69,7 +69,9 @@ final class MemoryTransaction: StoreTransaction {
         try mutate { s throws(StoreError) in try s.insertRefreshToken(token) }
     }
 
-    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? { state.refreshTokens[hash] }
+    func refreshToken(localId: String, hash: [UInt8]) throws -> RefreshTokenRecord? {
+        state.refreshTokens[RefreshTokenKey(localId: localId, tokenHash: hash)]
+    }
 
     func revokeRefreshTokens(localId: String, issuedAtOrBefore seconds: Int64?) throws -> Int {
         try mutate { $0.revokeRefreshTokens(localId: localId, issuedAtOrBefore: seconds) }
@@ -149,9 +151,9 @@ final class MemoryTransaction: StoreTransaction {
 
     // MARK: Listing every record
 
-    func refreshTokens(afterHash: [UInt8]?, limit: Int) throws -> [RefreshTokenRecord] {
-        let hashes = state.refreshTokens.keys.filter { hash in afterHash.map { $0.lexicographicallyPrecedes(hash) } ?? true }
-        return hashes.sorted { $0.lexicographicallyPrecedes($1) }.prefix(max(0, limit)).compactMap { state.refreshTokens[$0] }
+    func refreshTokens(after: RefreshTokenKey?, limit: Int) throws -> [RefreshTokenRecord] {
+        let keys = state.refreshTokens.keys.filter { key in after.map { $0.precedes(key) } ?? true }
+        return keys.sorted { $0.precedes($1) }.prefix(max(0, limit)).compactMap { state.refreshTokens[$0] }
     }
 
     func oneTimeTokens(after: (kind: String, tokenHash: [UInt8])?, limit: Int) throws -> [OneTimeTokenRecord] {

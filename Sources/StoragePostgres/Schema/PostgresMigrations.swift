@@ -10,7 +10,7 @@ struct PostgresMigration {
 /// The schema. Text columns use the `C` collation: ordering is by UTF-8 bytes whatever the database's
 /// locale, as the store contract says (and as SQLite's BINARY collation does).
 enum PostgresMigrations {
-    static let all: [PostgresMigration] = [initialSchema, outbox, counters, initialEmail]
+    static let all: [PostgresMigration] = [initialSchema, outbox, counters, initialEmail, refreshTokensByUser]
 
     /// The highest version this build knows.
     static var latestVersion: Int { all.last?.version ?? 0 }
@@ -134,5 +134,13 @@ enum PostgresMigrations {
     /// Firebase's `initialEmail`: the address an account had before its first change of email.
     static let initialEmail = PostgresMigration(version: 4, sql: """
         ALTER TABLE users ADD COLUMN initial_email TEXT COLLATE "C";
+        """)
+
+    /// Refresh tokens keyed by their user, then their hash (SQLite's migration 5 says why). The key's first column
+    /// serves revocation and the cascade from `users`, so the separate `local_id` index goes.
+    static let refreshTokensByUser = PostgresMigration(version: 5, sql: """
+        ALTER TABLE refresh_tokens DROP CONSTRAINT refresh_tokens_pkey;
+        ALTER TABLE refresh_tokens ADD CONSTRAINT refresh_tokens_pkey PRIMARY KEY (local_id, token_hash);
+        DROP INDEX refresh_tokens_local_id_idx;
         """)
 }

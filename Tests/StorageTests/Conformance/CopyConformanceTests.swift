@@ -13,7 +13,7 @@ struct CopyConformanceTests {
             identity.sealedSecrets = [9, 8, 7, 0, 255]
             try tx.insertIdentity(identity)
             try tx.insertIdentity(Fixture.identity("password", "u1@example.com", localId: "u1", linkedAt: 11))
-            for (value, owner) in [("rt-b", "u22"), ("rt-a", "u1"), ("rt-c", "anon")] {
+            for (value, owner) in [("rt-b", "u22"), ("rt-a", "u1"), ("rt-c", "anon"), ("rt-d", "u1")] {
                 try tx.insertRefreshToken(Fixture.refreshToken(value, localId: owner))
             }
             try tx.insertSigningKey(Fixture.signingKey("k2", createdAt: 2))
@@ -34,20 +34,22 @@ struct CopyConformanceTests {
         try await withStore(factory) { store in
             try await Self.populate(store)
             let listed = try await store.read { tx in
-                (try Self.pages { try tx.refreshTokens(afterHash: $0?.tokenHash, limit: 2) },
+                (try Self.pages { try tx.refreshTokens(after: $0.map(RefreshTokenKey.init(of:)), limit: 2) },
                  try Self.pages { try tx.oneTimeTokens(after: $0.map { ($0.kind, $0.tokenHash) }, limit: 3) },
                  try Self.pages { try tx.outboxItems(afterId: $0?.id, limit: 2) },
                  try tx.settings())
             }
-            let hashes = ["rt-a", "rt-b", "rt-c"].map(Fixture.hash).sorted { $0.lexicographicallyPrecedes($1) }
-            #expect(listed.0.map(\.tokenHash) == hashes)
+            // By user ("anon" < "u1" < "u22" in bytes), then by hash within a user.
+            let u1Hashes = ["rt-a", "rt-d"].map(Fixture.hash).sorted { $0.lexicographicallyPrecedes($1) }
+            #expect(listed.0.map(\.localId) == ["anon", "u1", "u1", "u22"])
+            #expect(listed.0.map(\.tokenHash) == [Fixture.hash("rt-c")] + u1Hashes + [Fixture.hash("rt-b")])
             let oobHashes = ["o1", "o2"].map(Fixture.hash).sorted { $0.lexicographicallyPrecedes($1) }
             #expect(listed.1.map(\.kind) == ["nonce", "oob", "oob", "pending"])
             #expect(listed.1.filter { $0.kind == "oob" }.map(\.tokenHash) == oobHashes)
             #expect(listed.2.map(\.id) == ["m1", "m2", "r1"])
             #expect(listed.3 == ["a": "1", "b": "two"])
             let none = try await store.read { tx in
-                (try tx.refreshTokens(afterHash: nil, limit: 0), try tx.outboxItems(afterId: nil, limit: 0))
+                (try tx.refreshTokens(after: nil, limit: 0), try tx.outboxItems(afterId: nil, limit: 0))
             }
             #expect(none.0.isEmpty && none.1.isEmpty)
         }
@@ -60,7 +62,7 @@ struct CopyConformanceTests {
             try await Self.populate(from)
             try await withStore(target) { to in
                 let report = try await StoreCopier(from: from, to: to, pageSize: 2).copy()
-                #expect(report == .init(users: 4, identities: 2, refreshTokens: 3, signingKeys: 2, oneTimeTokens: 4,
+                #expect(report == .init(users: 4, identities: 2, refreshTokens: 4, signingKeys: 2, oneTimeTokens: 4,
                                         outboxItems: 3, settings: 2))
                 let original = try await Self.everything(from)
                 let copied = try await Self.everything(to)
@@ -78,7 +80,7 @@ struct CopyConformanceTests {
             let users = try tx.users(afterLocalId: nil, limit: 100)
             return Snapshot(
                 users: users, identities: try users.flatMap { try tx.identities(localId: $0.localId) },
-                refreshTokens: try tx.refreshTokens(afterHash: nil, limit: 100), signingKeys: try tx.signingKeys(),
+                refreshTokens: try tx.refreshTokens(after: nil, limit: 100), signingKeys: try tx.signingKeys(),
                 oneTimeTokens: try tx.oneTimeTokens(after: nil, limit: 100),
                 outbox: try tx.outboxItems(afterId: nil, limit: 100), settings: try tx.settings())
         }

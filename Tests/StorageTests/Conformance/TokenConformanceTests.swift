@@ -4,7 +4,7 @@ import Testing
 
 @Suite("UserStore conformance: tokens, keys and settings")
 struct TokenConformanceTests {
-    @Test("refresh tokens are stored by hash and revoked per user", arguments: StoreFactory.all)
+    @Test("refresh tokens are found by their user and hash, and revoked per user", arguments: StoreFactory.all)
     func refreshTokens(factory: StoreFactory) async throws {
         try await withStore(factory) { store in
             let token = Fixture.refreshToken("r1", localId: "a")
@@ -15,15 +15,19 @@ struct TokenConformanceTests {
                 try tx.insertRefreshToken(Fixture.refreshToken("r2", localId: "a"))
                 try tx.insertRefreshToken(Fixture.refreshToken("r3", localId: "b"))
             }
-            #expect(try await store.read { try $0.refreshToken(hash: Fixture.hash("r1")) } == token)
-            #expect(try await store.read { try $0.refreshToken(hash: Fixture.hash("nope")) } == nil)
+            #expect(try await store.read { try $0.refreshToken(localId: "a", hash: Fixture.hash("r1")) } == token)
+            #expect(try await store.read { try $0.refreshToken(localId: "a", hash: Fixture.hash("nope")) } == nil)
+            // Another user's token is not found through this user.
+            #expect(try await store.read { try $0.refreshToken(localId: "b", hash: Fixture.hash("r1")) } == nil)
+            #expect(try await store.read { try $0.refreshToken(localId: "ghost", hash: Fixture.hash("r1")) } == nil)
             let revoked = try await store.write { tx in
                 [try tx.revokeRefreshTokens(localId: "a", issuedAtOrBefore: nil),
                  try tx.revokeRefreshTokens(localId: "a", issuedAtOrBefore: nil)]
             }
             #expect(revoked == [2, 0])
             let left = try await store.read { tx in
-                [try tx.refreshToken(hash: Fixture.hash("r2")), try tx.refreshToken(hash: Fixture.hash("r3"))]
+                [try tx.refreshToken(localId: "a", hash: Fixture.hash("r2")),
+                 try tx.refreshToken(localId: "b", hash: Fixture.hash("r3"))]
             }
             #expect(left.map { $0?.localId } == [nil, "b"])
         }
@@ -48,7 +52,9 @@ struct TokenConformanceTests {
             }
             #expect(revoked == 1)
             let left = try await store.read { tx in
-                try ["before", "after", "other-user"].map { try tx.refreshToken(hash: Fixture.hash($0)) != nil }
+                try [("a", "before"), ("a", "after"), ("b", "other-user")].map {
+                    try tx.refreshToken(localId: $0.0, hash: Fixture.hash($0.1)) != nil
+                }
             }
             #expect(left == [false, true, true])
         }
@@ -65,7 +71,7 @@ struct TokenConformanceTests {
             }
             #expect(try await store.write { try $0.revokeRefreshTokens(localId: "a", issuedAtOrBefore: 100) } == 2)
             let left = try await store.read { tx in
-                try ["t99", "t100", "t101"].map { try tx.refreshToken(hash: Fixture.hash($0)) != nil }
+                try ["t99", "t100", "t101"].map { try tx.refreshToken(localId: "a", hash: Fixture.hash($0)) != nil }
             }
             #expect(left == [false, false, true])
         }
@@ -85,14 +91,14 @@ struct TokenConformanceTests {
                     throw Abort()
                 }
             }
-            #expect(try await store.read { try $0.refreshToken(hash: Fixture.hash("r1")) } != nil)
+            #expect(try await store.read { try $0.refreshToken(localId: "a", hash: Fixture.hash("r1")) } != nil)
             await #expect(throws: StoreError.readOnly) {
                 try await store.read { try $0.revokeRefreshTokens(localId: "a", issuedAtOrBefore: nil) }
             }
         }
     }
 
-    @Test("a refresh token needs a unique hash and an existing user", arguments: StoreFactory.all)
+    @Test("a refresh token needs a hash unique for its user and an existing user", arguments: StoreFactory.all)
     func refreshTokenConstraints(factory: StoreFactory) async throws {
         try await withStore(factory) { store in
             try await store.write { tx in
@@ -101,8 +107,13 @@ struct TokenConformanceTests {
                 try tx.insertRefreshToken(Fixture.refreshToken("r1", localId: "a"))
             }
             await #expect(throws: StoreError.uniqueViolation(.refreshToken)) {
-                try await store.write { try $0.insertRefreshToken(Fixture.refreshToken("r1", localId: "b")) }
+                try await store.write { try $0.insertRefreshToken(Fixture.refreshToken("r1", localId: "a")) }
             }
+            // Every token names its user, so the same hash under another user is another key (a token string,
+            // and so its hash, can only ever belong to one user); each is found only through its own user.
+            let otherUsers = Fixture.refreshToken("r1", localId: "b")
+            try await store.write { try $0.insertRefreshToken(otherUsers) }
+            #expect(try await store.read { try $0.refreshToken(localId: "b", hash: Fixture.hash("r1")) } == otherUsers)
             await #expect(throws: StoreError.notFound) {
                 try await store.write { try $0.insertRefreshToken(Fixture.refreshToken("r9", localId: "ghost")) }
             }

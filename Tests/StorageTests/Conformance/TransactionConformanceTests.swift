@@ -66,7 +66,7 @@ struct TransactionConformanceTests {
         case .phoneNumber: try tx.insertUser(Fixture.user("x", phone: "+1"))
         case .identity: try tx.insertIdentity(Fixture.identity("apple.com", "sub", localId: "marker"))
         case .userProvider: try tx.insertIdentity(Fixture.identity("apple.com", "sub-2", localId: "owner"))
-        case .refreshToken: try tx.insertRefreshToken(Fixture.refreshToken("rt", localId: "marker"))
+        case .refreshToken: try tx.insertRefreshToken(Fixture.refreshToken("rt", localId: "owner"))
         case .signingKey: try tx.insertSigningKey(Fixture.signingKey("kid", createdAt: 2))
         case .oneTimeToken: try tx.insertOneTimeToken(Fixture.oneTimeToken("ott"))
         case .outboxItem: try tx.insertOutboxItem(Fixture.outboxItem("job", kind: "apple.revoke"))

@@ -154,8 +154,8 @@ struct UserConformanceTests {
             let remaining = try await store.read { tx in
                 (try tx.identity(providerId: "apple.com", federatedId: "sub-a"),
                  try tx.identities(localId: "a"),
-                 try tx.refreshToken(hash: Fixture.hash("ra")),
-                 try tx.refreshToken(hash: Fixture.hash("rb"))?.localId,
+                 try tx.refreshToken(localId: "a", hash: Fixture.hash("ra")),
+                 try tx.refreshToken(localId: "b", hash: Fixture.hash("rb"))?.localId,
                  try tx.identities(localId: "b").count)
             }
             #expect(remaining.0 == nil)

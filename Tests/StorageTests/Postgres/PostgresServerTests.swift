@@ -80,6 +80,41 @@ struct PostgresServerTests {
         for store in stores { try await store.close() }
     }
 
+    @Test("upgrading a version 4 database keys its refresh tokens by user and keeps every one")
+    func refreshTokensByUserMigration() async throws {
+        let scratch = try PostgresTestServer.scratchSchema(url: try PostgresTestServer.requireURL())
+        defer { scratch.drop() }
+        let options = PostgresOptions(url: scratch.url)
+        let connection = try PGConnection(parameters: options.connectionParameters)
+        try connection.executeScript(options.sessionSetup)
+        try PostgresMigrator.migrate(connection, migrations: Array(PostgresMigrations.all.prefix(4)))
+        let tokens = ["r1", "r2"].map { Fixture.refreshToken($0, localId: "alice") }
+        let version4 = PostgresTransaction(connection: connection, kind: .write)
+        try version4.insertUser(Fixture.completeUser("alice"))
+        for token in tokens { try version4.insertRefreshToken(token) }
+        try version4.commit()
+        connection.close()
+
+        let store = try PostgresUserStore(options: PostgresOptions(url: scratch.url, poolSize: 1))
+        let kept = try await store.read { tx in
+            try ["r1", "r2"].map { try tx.refreshToken(localId: "alice", hash: Fixture.hash($0)) }
+        }
+        #expect(kept == tokens)
+        let indexes = try await store.read { tx in
+            try (tx as! PostgresTransaction).run("""
+                SELECT indexname, indexdef FROM pg_indexes
+                WHERE schemaname = current_schema() AND tablename = 'refresh_tokens' ORDER BY indexname
+                """).rows { row throws(StoreError) in [try row.text(0), try row.text(1)] }
+        }
+        #expect(indexes.map { $0[0] } == ["refresh_tokens_pkey"])
+        #expect(indexes.first?[1].hasSuffix("(local_id, token_hash)") == true)
+        #expect(try await store.schemaVersions() == Array(1...PostgresMigrations.latestVersion))
+        // The cascade from users still reaches the tokens through the key's first column.
+        #expect(try await store.write { try $0.deleteUser(localId: "alice") })
+        #expect(try await store.read { try $0.refreshToken(localId: "alice", hash: Fixture.hash("r1")) } == nil)
+        try await store.close()
+    }
+
     @Test("a statement that waits longer than the statement timeout fails as unavailable")
     func statementTimeout() async throws {
         let scratch = try PostgresTestServer.openScratch(url: try PostgresTestServer.requireURL()) {

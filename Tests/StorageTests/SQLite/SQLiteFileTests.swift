@@ -124,7 +124,7 @@ struct SQLiteFileTests {
         }
         let lateUsers = contents.1.filter { $0.localId.hasPrefix("late-") }.map(\.localId)
         let tokens = try await copy.read { tx in
-            try lateUsers.filter { try tx.refreshToken(hash: Fixture.hash($0)) != nil }.count
+            try lateUsers.filter { try tx.refreshToken(localId: $0, hash: Fixture.hash($0)) != nil }.count
         }
         try await copy.close()
         #expect((100...300).contains(contents.0))

@@ -6,8 +6,8 @@ import Testing
 
 @Suite("SQLiteUserStore schema upgrades")
 struct SQLiteMigrationTests {
-    /// Writes a database as a build that knew only migration 1 would have left it, with one user and one
-    /// one-time token in it.
+    /// Writes a database as a build that knew only migration 1 would have left it, with one user, their two
+    /// refresh tokens and one one-time token in it.
     private func writeVersion1Database(at path: String) throws {
         let connection = try Connection(path: path, mode: .readWrite)
         defer { connection.close() }
@@ -20,6 +20,7 @@ struct SQLiteMigrationTests {
             let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
             _ = try connection.execute("INSERT INTO users (\(columns)) VALUES (\(placeholders))", values)
             try transaction.insertOneTimeToken(Fixture.oneTimeToken("code"))
+            for value in ["r1", "r2"] { try transaction.insertRefreshToken(Fixture.refreshToken(value, localId: "alice")) }
         }
     }
 
@@ -38,7 +39,7 @@ struct SQLiteMigrationTests {
         }
     }
 
-    @Test("opening a version 1 database upgrades it to the outbox, counter and initialEmail schema and keeps its data")
+    @Test("opening a version 1 database upgrades it to the outbox, counter, initialEmail and refresh-token schema and keeps its data")
     func upgradesVersion1() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -48,7 +49,8 @@ struct SQLiteMigrationTests {
 
         let store = try SQLiteUserStore(path: path)
         let kept = try await store.read { tx in
-            (try tx.user(localId: "alice"), try tx.oneTimeToken(kind: "oob", hash: Fixture.hash("code")))
+            (try tx.user(localId: "alice"), try tx.oneTimeToken(kind: "oob", hash: Fixture.hash("code")),
+             try ["r1", "r2"].map { try tx.refreshToken(localId: "alice", hash: Fixture.hash($0)) })
         }
         try await store.write { try $0.insertOutboxItem(Fixture.outboxItem("job")) }
         let counted = try await store.write { try $0.addToCounter("k", windowEndsAt: 10, delta: 1, limit: 5) }
@@ -57,6 +59,7 @@ struct SQLiteMigrationTests {
 
         #expect(kept.0 == Self.version1User)
         #expect(kept.1 == Fixture.oneTimeToken("code"))
+        #expect(kept.2 == ["r1", "r2"].map { Fixture.refreshToken($0, localId: "alice") })
         #expect(queued == [Fixture.outboxItem("job")])
         #expect(counted == 1)
         let connection = try Connection(path: path, mode: .readOnly)
@@ -64,10 +67,20 @@ struct SQLiteMigrationTests {
         let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version") {
             row throws(StoreError) in try row.integer(0)
         }
-        #expect(versions == [1, 2, 3, 4])
+        #expect(versions == Array(1...Int64(Migrations.latestVersion)))
         let index = try connection.query(
             "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL"
         ) { row throws(StoreError) in try row.text(0) }
         #expect(index == ["outbox_kind_next_attempt_at_idx"])
+        // Refresh tokens: one B-tree keyed by (local_id, token_hash), no rowid, no other index, same constraints.
+        let tokenTable = try connection.query(
+            "SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = 'refresh_tokens'"
+        ) { row throws(StoreError) in [try row.text(0), try row.text(1), row.optionalText(2) ?? ""] }
+        #expect(tokenTable.count == 1)
+        #expect(tokenTable.first?[1] == "refresh_tokens")
+        let definition = tokenTable.first?[2] ?? ""
+        #expect(definition.contains("WITHOUT ROWID"))
+        #expect(definition.contains("CONSTRAINT refresh_tokens_pkey PRIMARY KEY (local_id, token_hash)"))
+        #expect(definition.contains("CONSTRAINT refresh_tokens_user_fkey FOREIGN KEY (local_id) REFERENCES users"))
     }
 }

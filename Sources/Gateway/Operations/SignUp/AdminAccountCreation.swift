@@ -47,7 +47,8 @@ enum AdminAccountCreation {
         let now = services.time.nowMilliseconds
         // A generated id colliding is astronomically unlikely, but the store is the arbiter: up to three tries.
         for _ in 0..<3 {
-            let user = UserRecord(localId: request.localId ?? UserIDs.generate(), email: request.email,
+            let localId = request.localId ?? UserIDs.generate(createdAt: now)
+            let user = UserRecord(localId: localId, email: request.email,
                                   emailVerified: request.emailVerified, displayName: request.displayName,
                                   photoUrl: request.photoUrl, phoneNumber: request.phoneNumber, password: credential,
                                   passwordUpdatedAt: credential == nil ? nil : now, disabled: request.disabled,

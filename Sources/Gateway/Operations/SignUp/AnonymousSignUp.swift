@@ -14,7 +14,7 @@ enum AnonymousSignUp {
         let now = services.time.nowMilliseconds
         // A generated id colliding is astronomically unlikely, but the store is the arbiter: up to three tries.
         for _ in 0..<3 {
-            let localId = UserIDs.generate()
+            let localId = UserIDs.generate(createdAt: now)
             let user = UserRecord(localId: localId, validSince: now / 1000, createdAt: now, lastLoginAt: now,
                                   lastRefreshAt: now)
             let (refreshToken, record) = try services.sessions.newRefreshToken(
