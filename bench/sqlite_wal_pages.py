@@ -2,9 +2,11 @@
 """WAL pages and CPU per anonymous sign-up for the current SQLite schema ("old") and a candidate ("new": email
 and phone unique only where set, refresh tokens keyed by (local_id, token_hash) WITHOUT ROWID, no separate
 local_id index; "new2": the users table WITHOUT ROWID as well). Python's sqlite3, 100,000 users first, then 2,000
-transactions of the given size; CPU includes Python's own overhead (the same for every schema).
+transactions of the given size; CPU includes Python's own overhead (the same for every schema). "mid" is the
+schema of migration 5: the old users table, refresh tokens as in "new". With TIMEID=1 the local ids start with the
+time (as `UserIDs` makes them since migration 5) instead of being random throughout.
 
-    bench/sqlite_wal_pages.py old|new|new2 <sign-ups per transaction>
+    [TIMEID=1] bench/sqlite_wal_pages.py old|new|new2|mid <sign-ups per transaction>
 """
 import sqlite3, os, time, secrets, hashlib, tempfile
 OLD = """
@@ -32,6 +34,7 @@ CREATE TABLE refresh_tokens (local_id TEXT NOT NULL, token_hash BLOB NOT NULL, s
 """
 import sys
 variant = sys.argv[1]
+TIMEID = os.environ.get("TIMEID") == "1"
 path=os.path.join(tempfile.mkdtemp(), f"walt-{variant}.db")
 for suf in ("","-wal","-shm"):
     try: os.remove(path+suf)
@@ -39,12 +42,14 @@ for suf in ("","-wal","-shm"):
 db=sqlite3.connect(path, isolation_level=None)
 db.execute("PRAGMA journal_mode=WAL"); db.execute("PRAGMA synchronous=NORMAL"); db.execute("PRAGMA wal_autocheckpoint=0")
 NEW2 = NEW.replace("CONSTRAINT users_pkey PRIMARY KEY (local_id)) STRICT;", "CONSTRAINT users_pkey PRIMARY KEY (local_id)) STRICT, WITHOUT ROWID;")
-db.executescript({"old": OLD, "new": NEW, "new2": NEW2}[variant])
+MID = OLD.split("CREATE TABLE refresh_tokens")[0] + "CREATE TABLE refresh_tokens" + NEW.split("CREATE TABLE refresh_tokens")[1]
+db.executescript({"old": OLD, "new": NEW, "new2": NEW2, "mid": MID}[variant])
 def signup(n):
     db.execute("BEGIN IMMEDIATE")
     now=int(time.time()*1000)
     for _ in range(n):
-        lid=secrets.token_urlsafe(21)[:28]
+        # A time prefix of 12 hex digits of nanoseconds (65 us steps) stands in for UserIDs' base-62 milliseconds.
+        lid=("%012x" % time.time_ns())[:12] + secrets.token_urlsafe(21)[:16] if TIMEID else secrets.token_urlsafe(21)[:28]
         db.execute("INSERT INTO users (local_id,email_verified,email_link_signin,disabled,valid_since,created_at,last_login_at,last_refresh_at) VALUES (?,0,0,0,?,?,?,?)",(lid,now//1000,now,now,now))
         db.execute("INSERT INTO refresh_tokens (token_hash,local_id,sign_in_provider,issued_at) VALUES (?,?,?,?)",(hashlib.sha256(os.urandom(16)).digest(),lid,"anonymous",now))
     db.execute("COMMIT")
