@@ -12,7 +12,7 @@ public enum UniqueConstraint: String, Sendable, CaseIterable {
     case identity
     /// `(localId, providerId)` of an identity: a user links at most one account per provider.
     case userProvider
-    /// `refresh_tokens.tokenHash`.
+    /// `(localId, tokenHash)` of a refresh token.
     case refreshToken
     /// `signing_keys.kid`.
     case signingKey
