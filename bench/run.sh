@@ -90,6 +90,12 @@ for scenario in signup refresh lookup; do
     echo "bench: $scenario, $c connections, ${duration} s"
     measure "$results/$scenario-c$c" -t1 -c"$c" -d"${duration}s" --timeout 10s -s "bench/$scenario.lua" "$base"
   done
+  # The VM's speed drifts by a tenth within minutes: each signing scenario is compared with the one-core rate
+  # measured just before and just after its runs (the gateway idles meanwhile), not only with the one at the start.
+  if [ "$scenario" != lookup ]; then
+    echo "bench: openssl speed rsa2048 on one core after $scenario (3 s)"
+    openssl speed -seconds 3 rsa2048 >"$results/openssl-1core-after-$scenario.txt" 2>/dev/null
+  fi
 done
 
 # Latency away from saturation: each scenario again, offered about half its best closed-loop rate by 32 connections
@@ -141,7 +147,8 @@ rss_after_kb="$(rss_kb)"
 
 cat >"$results/meta.json" <<JSON
 {"cores": $cores, "cpu": "$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)",
- "rsa_sign_per_s": $rsa_sign_per_s, "rsa_sign_per_core": $rsa_sign_per_core, "kdf_per_s": $kdf_per_s, "kdf_workers": $kdf_workers, "rss_idle_kb": $rss_idle_kb, "rss_after_load_kb": $rss_after_kb,
+ "rsa_sign_per_s": $rsa_sign_per_s, "rsa_sign_per_core": $rsa_sign_per_core,
+ "rsa_sign_per_core_after": {"signup": $(awk '/^rsa 2048 bits/ {print $6}' "$results/openssl-1core-after-signup.txt"), "refresh": $(awk '/^rsa 2048 bits/ {print $6}' "$results/openssl-1core-after-refresh.txt")}, "kdf_per_s": $kdf_per_s, "kdf_workers": $kdf_workers, "rss_idle_kb": $rss_idle_kb, "rss_after_load_kb": $rss_after_kb,
  "duration_s": $duration, "wrk_threads": 1, "binary": "$binary",
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)", "results_dir": "$results"}
 JSON

@@ -21,4 +21,12 @@ static inline int shim_accept4_nb(int fd, struct sockaddr *addr, socklen_t *len)
 static inline int shim_errno(void) { return errno; }
 /* prctl is variadic, which Swift cannot call: the calling thread's name (at most 15 bytes are kept). */
 static inline int shim_name_current_thread(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
+#include <sched.h>
+#include <sys/syscall.h>
+/* Linux's policy numbers, which <sched.h> names only under _GNU_SOURCE (SCHED_OTHER is POSIX). */
+static const int shim_sched_batch = 3;
+/* Gives the calling thread `policy` (SCHED_OTHER or SCHED_BATCH, which need no privilege). 0 or -1 with errno. */
+static inline int shim_set_current_thread_policy(int policy) { struct sched_param none = {0}; return sched_setscheduler(0, policy, &none); }
+/* The calling thread's kernel id (gettid is a GNU extension). */
+static inline int shim_current_thread_id(void) { return (int)syscall(SYS_gettid); }
 #endif

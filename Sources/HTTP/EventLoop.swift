@@ -18,6 +18,8 @@ final class EventLoop: @unchecked Sendable {
     let completions: CompletionQueue
     let hasFinished = Atomic<Bool>(false)
     let epollFD: Int32
+    /// The loop thread's kernel id once it runs (0 before), for tests of its scheduling.
+    let threadID = Atomic<Int32>(0)
 
     var listener: Listener?
     var connections: [Int32: Connection] = [:]
@@ -55,6 +57,8 @@ final class EventLoop: @unchecked Sendable {
             let loop = Unmanaged<EventLoop>.fromOpaque(argument!).takeRetainedValue()
             EventLoopThreads.markCurrentThread()
             _ = shim_name_current_thread("http-loop")
+            loop.context.configuration.eventLoopScheduling.applyToCurrentThread()
+            loop.threadID.store(shim_current_thread_id(), ordering: .releasing)
             loop.run()
             EventLoopThreads.unmarkCurrentThread()
             return nil

@@ -65,6 +65,14 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// The kernel ids of the running loops' threads (0 for a loop whose thread has not started yet), for tests.
+    var loopThreadIDs: [Int32] {
+        lifecycle.withLock { state in
+            guard case .running(let loops, _) = state else { return [] }
+            return loops.map { $0.threadID.load(ordering: .acquiring) }
+        }
+    }
+
     /// Throws `addressInUse` when something already listens on `host:port` (`start()` checks this too); lets
     /// a program refuse to start before it opens anything else, such as its database.
     public static func checkAvailable(host: String, port: Int) throws(HTTPServerError) {

@@ -10,6 +10,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Event-loop threads, each with its own epoll and its own SO_REUSEPORT listener on the same port (the
     /// port must be free when the server starts: see `HTTPServerError.addressInUse`).
     public var eventLoopCount: Int = HTTPServerConfiguration.onlineProcessorCount
+    /// How the kernel schedules the loop threads (see `EventLoopScheduling`).
+    public var eventLoopScheduling: EventLoopScheduling = .batch
     /// Bytes from the first byte of a request through the blank line ending its head (431 beyond).
     public var maxHeaderBytes: Int = 16 * 1024
     /// Header fields per request (431 beyond).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Testing
 @testable import Gateway
 
@@ -32,6 +33,8 @@ struct ConfigurationTests {
         (#"{"http":{"maxBody":1}}"#, "http.maxBody"),
         (#"{"http":{"maxConnectionsPerClient":0}}"#, "http.maxConnectionsPerClient"),
         (#"{"http":{"maxConnections":0}}"#, "http.maxConnections"),
+        (#"{"http":{"eventLoopScheduling":"fifo"}}"#, "http.eventLoopScheduling"),
+        (#"{"http":{"eventLoopScheduling":1}}"#, "http.eventLoopScheduling"),
     ])
     func refusesBadConfig(_ json: String, _ named: String) throws {
         let path = try write(json)
@@ -41,6 +44,14 @@ struct ConfigurationTests {
         } catch {
             #expect("\(error)".contains(named))
         }
+    }
+
+    @Test("the event loops are SCHED_BATCH unless the config says normal")
+    func eventLoopScheduling() throws {
+        #expect(GatewayConfiguration().http.eventLoopScheduling == .batch)
+        let path = try write(#"{"http":{"eventLoopScheduling":"normal"}}"#)
+        let config = try ConfigurationLoader.load(flags: ["config": path], environment: [:])
+        #expect(config.http.eventLoopScheduling == .normal)
     }
 
     @Test("unknown command-line options are named, also before a value")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 from verbs import (
     IDENTITY, assert_business_error, jwt_claims, lookup_raw, ok_json, post_json, sign_up_anonymously,
@@ -65,3 +67,20 @@ def test_admin_token_from_config(make_gateway):
     path = f"{IDENTITY}/projects/{gw.project_id}/accounts:lookup"
     response = post_json(gw, path, {"localId": ["nobody"]}, key=None, headers={"Authorization": "Bearer s3cret-admin-token-for-tests"})
     assert ok_json(response) == {"kind": "identitytoolkit#GetAccountInfoResponse"}
+
+
+def _loop_thread_policies(gw) -> list[int]:
+    """The kernel scheduling policy of each `http-loop` thread of the gateway process."""
+    tasks = Path(f"/proc/{gw.process.pid}/task")
+    return [os.sched_getscheduler(int(task.name)) for task in tasks.iterdir()
+            if (task / "comm").read_text().strip() == "http-loop"]
+
+
+def test_event_loops_run_as_sched_batch_unless_configured_normal(make_gateway):
+    # Batch by default: a loop woken by a request must not preempt the thread signing the previous one.
+    gw = make_gateway(config={"http": {"eventLoops": 2}})
+    assert _loop_thread_policies(gw) == [os.SCHED_BATCH, os.SCHED_BATCH]
+    assert sign_up_anonymously_raw(gw).status_code == 200
+    gw = make_gateway(config={"http": {"eventLoops": 2, "eventLoopScheduling": "normal"}})
+    assert _loop_thread_policies(gw) == [os.SCHED_OTHER, os.SCHED_OTHER]
+    assert sign_up_anonymously_raw(gw).status_code == 200

@@ -86,6 +86,7 @@ public final class GatewayApp: Sendable {
         http.host = configuration.host
         http.port = configuration.port
         if configuration.http.eventLoops > 0 { http.eventLoopCount = configuration.http.eventLoops }
+        http.eventLoopScheduling = configuration.http.eventLoopScheduling
         http.maxBodyBytes = configuration.http.maxBodyBytes
         // Admin imports carry up to 1000 users with hashes and identities, more than the default 1 MiB; only a
         // request that presents an admin credential may send that much.

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import HTTP
 import IPNetworks
 import ProviderKit
 import WireFormats
@@ -83,7 +84,7 @@ public enum ConfigurationLoader {
         }
         if let http = try r.section("http", allowing: ["maxBodyBytes", "maxImportBodyBytes", "maxHeaderBytes", "maxHeaderCount", "requestTimeoutSeconds",
                                                     "idleTimeoutSeconds", "maxConnections", "maxConnectionsPerClient",
-                                                    "eventLoops"]) {
+                                                    "eventLoops", "eventLoopScheduling"]) {
             c.http.maxBodyBytes = try http.int("maxBodyBytes") ?? c.http.maxBodyBytes
             c.http.maxImportBodyBytes = try http.int("maxImportBodyBytes") ?? c.http.maxImportBodyBytes
             c.http.maxHeaderBytes = try http.int("maxHeaderBytes") ?? c.http.maxHeaderBytes
@@ -93,6 +94,12 @@ public enum ConfigurationLoader {
             c.http.maxConnections = try http.int("maxConnections") ?? c.http.maxConnections
             c.http.maxConnectionsPerClient = try http.int("maxConnectionsPerClient") ?? c.http.maxConnectionsPerClient
             c.http.eventLoops = try http.int("eventLoops") ?? c.http.eventLoops
+            if let text = try http.string("eventLoopScheduling") {
+                guard let scheduling = EventLoopScheduling(rawValue: text) else {
+                    throw Failure("http.eventLoopScheduling must be one of batch, normal")
+                }
+                c.http.eventLoopScheduling = scheduling
+            }
         }
     }
 

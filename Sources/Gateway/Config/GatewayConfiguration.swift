@@ -1,4 +1,5 @@
 import AuthCore
+import HTTP
 import WireFormats
 
 /// Everything an operator can set. Defaults give a working single-machine gateway on 127.0.0.1:9099 with an
@@ -97,6 +98,8 @@ public struct HTTPSettings: Sendable, Equatable {
     public var maxConnectionsPerClient = 256
     /// 0 means one per core.
     public var eventLoops = 0
+    /// `batch` (default): the loops' wake-ups do not preempt the threads signing tokens; `normal`: they may.
+    public var eventLoopScheduling = EventLoopScheduling.batch
     public init() {}
 }
 
