@@ -53,8 +53,7 @@ def one_core_rate(meta: dict, scenario: str) -> tuple:
     before = {"signup": start, "refresh": after.get("signup")}.get(scenario)
     if not before or not after.get(scenario):
         return start, f"{start:,.0f}" if start else "—"
-    low, high = sorted((before, after[scenario]))
-    return (before + after[scenario]) / 2, f"mean of {low:,.0f} and {high:,.0f} before and after"
+    return (before + after[scenario]) / 2, f"mean of {before:,.0f} before and {after[scenario]:,.0f} after"
 
 
 def verdict(ok: bool) -> str:

@@ -8,7 +8,7 @@ import Glibc
 /// thread its wake-up preempted a signing thread: on a loaded 2-core VM that was 2.2 context switches per
 /// sign-up and a fifth of the CPU beside the signature went to switching. As `SCHED_BATCH` (same CPU share,
 /// but a wake-up never preempts) the loop runs when a core comes free and then handles everything that
-/// arrived meanwhile: 0.6 context switches per sign-up, and 5–11 % more sign-ups and refreshes per CPU-second
+/// arrived meanwhile: 0.6 context switches per sign-up, and 4–11 % more sign-ups and refreshes per CPU-second
 /// (bench/REPORT.md). Where a core is idle the loop runs at once, so latency below saturation is unchanged;
 /// at saturation a request may wait up to a scheduler slice before it is read, behind work already running.
 /// Only the loop threads are marked: the SQLite writer and readers marked too gained nothing for sign-ups and
