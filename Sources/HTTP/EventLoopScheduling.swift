@@ -12,8 +12,8 @@ import Glibc
 /// (bench/REPORT.md). Where a core is idle the loop runs at once, so latency below saturation is unchanged;
 /// at saturation a request may wait up to a scheduler slice before it is read, behind work already running.
 /// Only the loop threads are marked: the SQLite writer and readers marked too gained nothing for sign-ups and
-/// refreshes and cost lookups 9 %. A thread the kernel creates from a loop thread inherits the policy (none
-/// of ours is; Dispatch may start a worker there, which then yields the same way, to no harm measured).
+/// refreshes and cost lookups 9 %. A thread created from a loop thread inherits the policy: none of ours is,
+/// but Dispatch could start a worker thread there, which would then yield the same way.
 /// The systemd unit allows the call: `@system-service` includes `sched_setscheduler`, and `RestrictRealtime`
 /// refuses only real-time policies.
 public enum EventLoopScheduling: String, Sendable, CaseIterable {
