@@ -96,7 +96,8 @@ public enum ConfigurationLoader {
             c.http.eventLoops = try http.int("eventLoops") ?? c.http.eventLoops
             if let text = try http.string("eventLoopScheduling") {
                 guard let scheduling = EventLoopScheduling(rawValue: text) else {
-                    throw Failure("http.eventLoopScheduling must be one of batch, normal")
+                    let known = EventLoopScheduling.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw Failure("http.eventLoopScheduling must be one of \(known)")
                 }
                 c.http.eventLoopScheduling = scheduling
             }
