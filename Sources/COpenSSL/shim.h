@@ -16,6 +16,8 @@
 #include <openssl/rsa.h>
 #include <openssl/ec.h>
 #include <openssl/x509v3.h>
+#include <pthread.h>
+#include <string.h>
 
 /* Function-like macros Swift cannot import. */
 static inline void shim_OPENSSL_free(void *p) { OPENSSL_free(p); }
@@ -28,4 +30,43 @@ static inline int shim_gcm_set_tag(EVP_CIPHER_CTX *c, unsigned char *t, int n) {
 /* Selection constants built from other macros (Swift cannot import them). */
 static inline int shim_EVP_PKEY_PUBLIC_KEY(void) { return EVP_PKEY_PUBLIC_KEY; }
 static inline int shim_EVP_PKEY_KEYPAIR(void) { return EVP_PKEY_KEYPAIR; }
+
+/* A per-thread reserve of DRBG output for small requests (see SecureRandom.bytes in Crypto/Random.swift).
+ * Bytes are handed out once, front to back, and wiped as they leave. Bytes left at thread exit are never used,
+ * so they reveal nothing. A forked child wipes the reserve it inherited, so it never repeats the parent's bytes. */
+enum { SHIM_RANDOM_RESERVE = 512, SHIM_RANDOM_LARGEST_SERVED = 128 };
+struct shim_random_reserve { unsigned char bytes[SHIM_RANDOM_RESERVE]; size_t available; };
+/* The calling thread's reserve. A function-local static, because Swift does not emit a header's file-scope
+ * variables. */
+static inline struct shim_random_reserve *shim_random_thread_reserve(void) {
+    static __thread struct shim_random_reserve reserve;
+    return &reserve;
+}
+static inline void shim_random_forget_after_fork(void) {
+    struct shim_random_reserve *reserve = shim_random_thread_reserve();
+    OPENSSL_cleanse(reserve->bytes, sizeof reserve->bytes);
+    reserve->available = 0;
+}
+static inline void shim_random_register_fork_handler(void) {
+    pthread_atfork(NULL, NULL, shim_random_forget_after_fork);
+}
+/* 1 on success, 0 when the generator failed (nothing is served then). */
+static inline int shim_random_bytes(unsigned char *out, size_t count) {
+    static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
+    if (count > SHIM_RANDOM_LARGEST_SERVED) return RAND_bytes(out, (int)count);
+    pthread_once(&fork_handler_once, shim_random_register_fork_handler);
+    struct shim_random_reserve *reserve = shim_random_thread_reserve();
+    if (count > reserve->available) {
+        if (RAND_bytes(reserve->bytes, SHIM_RANDOM_RESERVE) != 1) {
+            shim_random_forget_after_fork();
+            return 0;
+        }
+        reserve->available = SHIM_RANDOM_RESERVE;
+    }
+    unsigned char *start = reserve->bytes + (SHIM_RANDOM_RESERVE - reserve->available);
+    memcpy(out, start, count);
+    OPENSSL_cleanse(start, count);
+    reserve->available -= count;
+    return 1;
+}
 #endif

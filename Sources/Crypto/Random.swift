@@ -5,12 +5,18 @@ import WireFormats
 public enum SecureRandom {
     /// `count` random bytes. Stops the process if the generator fails: continuing without randomness would
     /// silently mint guessable secrets.
+    ///
+    /// Requests of up to 128 bytes are served from a per-thread reserve of 512 bytes that one `RAND_bytes` call
+    /// refills (`shim_random_bytes`). Why: each `RAND_bytes` call pays the DRBG's fixed costs (its fork check
+    /// is a `getpid` system call), and a sign-up asks three times (user id, refresh token, sealing nonce), so one
+    /// call now serves several requests. The bytes are the same DRBG output, handed out once and wiped from
+    /// the reserve as they leave; a forked child discards the reserve it inherited.
     public static func bytes(count: Int) -> [UInt8] {
         precondition(count >= 0, "negative byte count")
         precondition(count <= Int(Int32.max), "random request larger than 2 GiB")
         guard count > 0 else { return [] }
         var output = [UInt8](repeating: 0, count: count)
-        let ok = RAND_bytes(&output, Int32(clamping: count))
+        let ok = shim_random_bytes(&output, count)
         precondition(ok == 1, "RAND_bytes failed: \(OpenSSLErrorQueue.drain(fallback: "no detail"))")
         return output
     }

@@ -13,7 +13,7 @@ public final class SQLiteUserStore: UserStore {
     public let path: String
     let readers: ReaderConnections
     private let writerPool: WorkerPool
-    private let groupCommit: GroupCommit
+    let groupCommit: GroupCommit
     private let checkpointer: WALCheckpointer
     let readerPool: WorkerPool
     let gate = UseGate()

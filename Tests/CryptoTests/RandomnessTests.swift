@@ -1,4 +1,5 @@
 import Crypto
+import Glibc
 import Testing
 import WireFormats
 
@@ -18,6 +19,42 @@ struct RandomnessTests {
         #expect(SecureRandom.bytes(count: 0).isEmpty)
         #expect(SecureRandom.bytes(count: 33).count == 33)
         #expect(SecureRandom.bytes(count: 32) != SecureRandom.bytes(count: 32))
+    }
+
+    @Test("small requests served from the per-thread reserve never repeat bytes")
+    func reserveHandsEachByteOutOnce() {
+        // 64 draws of 24 bytes cross several refills of the 512-byte reserve; a repeated 24-byte value would mean a
+        // byte range was served twice (the chance of a genuine collision is about 2^-180).
+        var seen = Set<[UInt8]>()
+        for _ in 0..<64 { seen.insert(SecureRandom.bytes(count: 24)) }
+        #expect(seen.count == 64)
+        // Above the reserve's largest request, and one that empties it exactly.
+        #expect(SecureRandom.bytes(count: 129).count == 129)
+        #expect(SecureRandom.bytes(count: 512).count == 512)
+    }
+
+    @Test("a forked child does not repeat the bytes its parent draws next")
+    func forkedChildDrawsFreshBytes() throws {
+        _ = SecureRandom.bytes(count: 16)  // the reserve now holds unused bytes that the child inherits
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let child = fork()
+        try #require(child >= 0)
+        if child == 0 {
+            alarm(10)  // never hang a test run, whatever state other threads left behind at the fork
+            let drawn = SecureRandom.bytes(count: 16)
+            _ = write(ends[1], drawn, drawn.count)
+            _exit(0)
+        }
+        close(ends[1])
+        let parentBytes = SecureRandom.bytes(count: 16)
+        var childBytes = [UInt8](repeating: 0, count: 16)
+        let received = read(ends[0], &childBytes, childBytes.count)
+        close(ends[0])
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        #expect(received == 16)
+        #expect(childBytes != parentBytes)
     }
 
     @Test("tokens are unpadded base64url of the requested byte count")

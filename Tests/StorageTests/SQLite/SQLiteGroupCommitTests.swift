@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Storage
+import Synchronization
 @testable import StorageSQLite
 import Testing
 
@@ -64,4 +65,92 @@ struct SQLiteGroupCommitTests {
         #expect(try await reopened.read { try $0.userCount() } == 101)
         try await reopened.close()
     }
+
+    /// Runs `writes` as one batch: a first write holds the writer until all of them have queued behind it.
+    private func runAsOneBatch(_ store: SQLiteUserStore, _ writes: [@Sendable (any StoreTransaction) throws -> Void])
+        async -> [Result<Void, any Error>]
+    {
+        // The semaphore blocks the writer thread only; this task polls, so no cooperative thread ever blocks.
+        let holding = BodyRuns()
+        let release = DispatchSemaphore(value: 0)
+        let held = Task { try? await store.write { _ in
+            holding.increment()
+            release.wait()
+        } }
+        while holding.value == 0 { try? await Task.sleep(for: .milliseconds(1)) }
+        return await withTaskGroup(of: (Int, Result<Void, any Error>).self) { group in
+            for (index, body) in writes.enumerated() {
+                group.addTask {
+                    do { try await store.write(body); return (index, .success(())) } catch { return (index, .failure(error)) }
+                }
+            }
+            while store.groupCommit.waitingCount < writes.count { try? await Task.sleep(for: .milliseconds(1)) }
+            release.signal()
+            _ = await held.value
+            var results = [Result<Void, any Error>?](repeating: nil, count: writes.count)
+            for await (index, result) in group { results[index] = result }
+            return results.map { $0! }
+        }
+    }
+
+    @Test("a batch where no body throws commits without running any body again")
+    func cleanBatchRunsOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try SQLiteUserStore(path: directory.file("gate.sqlite"))
+        let runs = BodyRuns()
+        let results = await runAsOneBatch(store, (0..<5).map { index in
+            { tx in runs.increment(); try tx.insertUser(Fixture.user("clean-\(index)")) }
+        })
+        #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
+        #expect(runs.value == 5)
+        #expect(store.groupCommit.batchesRunAgainWithSavepoints.load(ordering: .relaxed) == 0)
+        #expect(try await store.read { try $0.userCount() } == 5)
+        try await store.close()
+    }
+
+    @Test("a body that throws after others ran: the batch runs again with savepoints, and only that body fails")
+    func laterFailureRunsBatchAgain() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try SQLiteUserStore(path: directory.file("gate.sqlite"))
+        let runs = BodyRuns()
+        let results = await runAsOneBatch(store, [
+            { tx in runs.increment(); try tx.insertUser(Fixture.user("first")) },
+            { tx in try tx.insertUser(Fixture.user("refused")); throw Refused() },
+            { tx in runs.increment(); try tx.insertUser(Fixture.user("third")) },
+        ])
+        #expect(throws: Refused.self) { try results[1].get() }
+        #expect((try? results[0].get()) != nil && (try? results[2].get()) != nil)
+        #expect(store.groupCommit.batchesRunAgainWithSavepoints.load(ordering: .relaxed) == 1)
+        // The first body ran in the rolled-back attempt and again with savepoints; the third only then.
+        #expect(runs.value == 3)
+        #expect(try await store.read { try $0.user(localId: "refused") } == nil)
+        #expect(try await store.read { try $0.userCount() } == 2)
+        try await store.close()
+    }
+
+    @Test("a first body that throws fails alone and the rest commit without savepoints")
+    func firstFailureIsFinal() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try SQLiteUserStore(path: directory.file("gate.sqlite"))
+        let results = await runAsOneBatch(store, [
+            { tx in try tx.insertUser(Fixture.user("refused")); throw Refused() },
+            { tx in try tx.insertUser(Fixture.user("second")) },
+        ])
+        #expect(throws: Refused.self) { try results[0].get() }
+        #expect((try? results[1].get()) != nil)
+        #expect(store.groupCommit.batchesRunAgainWithSavepoints.load(ordering: .relaxed) == 0)
+        #expect(try await store.read { try $0.user(localId: "refused") } == nil)
+        #expect(try await store.read { try $0.userCount() } == 1)
+        try await store.close()
+    }
+}
+
+/// Counts body executions across the writer thread and the test.
+private final class BodyRuns: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
