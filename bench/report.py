@@ -5,6 +5,7 @@ are printed again at the end, so a new run does not erase them.
 """
 
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -56,6 +57,28 @@ def one_core_rate(meta: dict, scenario: str) -> tuple:
     return (before + after[scenario]) / 2, f"mean of {before:,.0f} before and {after[scenario]:,.0f} after"
 
 
+def interleaved_rounds(results: Path, scenario: str) -> list:
+    """Per-round ratios of run.sh's interleaved rounds: requests per server CPU-second of round r ÷ the mean of the
+    one-core rates read just before and just after it. Empty for runs made before the rounds existed."""
+    def speed(index: int):
+        path = results / f"rounds-{scenario}-speed{index}.txt"
+        if not path.exists():
+            return None
+        rows = [line.split() for line in path.read_text().splitlines() if line.startswith("rsa 2048 bits")]
+        return float(rows[0][5]) if rows else None
+
+    ratios = []
+    round_index = 1
+    while (results / f"rounds-{scenario}-load{round_index}.json").exists():
+        load = json.loads((results / f"rounds-{scenario}-load{round_index}.json").read_text())
+        cpu_s = float((results / f"rounds-{scenario}-load{round_index}.cpu").read_text())
+        before, after = speed(round_index - 1), speed(round_index)
+        if before and after and cpu_s > 0:
+            ratios.append((load["requests"] / cpu_s) / ((before + after) / 2))
+        round_index += 1
+    return ratios
+
+
 def verdict(ok: bool) -> str:
     return "meets target" if ok else "**below target**"
 
@@ -87,7 +110,13 @@ def main() -> None:
             print(f"| {name} req/s ÷ RSA-2048 sign/s ({sign:,.0f}) | {best[name]['rps']:,.0f} / {sign:,.0f} = "
                   f"{ratio:.0%} | ≥ {TARGET_SIGNING_RATIO:.0%} | {verdict(ratio >= TARGET_SIGNING_RATIO)} |")
     for name in ("signup", "refresh"):
+        rounds = interleaved_rounds(results, name)
         per_core, measured = one_core_rate(meta, name)
+        if rounds:
+            ratio = statistics.median(rounds)
+            print(f"| {name} req per server CPU-second ÷ one-core RSA sign/s, median of {len(rounds)} interleaved "
+                  f"rounds (range {min(rounds):.0%}–{max(rounds):.0%}) | {ratio:.1%} | ≥ {TARGET_SIGNING_RATIO:.0%} | "
+                  f"{verdict(ratio >= TARGET_SIGNING_RATIO)} |")
         if name in best and per_core and best[name].get("cpu_s"):
             d = best[name]
             per_cpu_s = d["requests"] / d["cpu_s"]
@@ -141,6 +170,13 @@ def main() -> None:
           "one-core rate is measured again (3 s, gateway idle) after the signUp runs and after the refresh runs; "
           "each of the two is compared with the mean of the rates measured just before and just after it, since "
           "the VM's speed drifts by up to a tenth within minutes.")
+    print("- The judged signing ratio comes from interleaved rounds: for signUp and then refresh, 8 rounds of 3 s "
+          "of load at 64 connections, each between two 1-s one-core `openssl speed` readings taken while the "
+          "gateway idles. Each round is compared with the mean of its two readings, and the median round is "
+          "reported with the range. The rate moves by several percent within seconds on this kind of VM, so a "
+          "reading seconds away from the load is a closer yardstick than one a minute away; but 1-s readings "
+          "after an idle second may run faster than a sustained load can, so both figures are judged, and the "
+          "target counts as met only when both meet it.")
     print("- Gateway started fresh (empty data dir, log level info to /dev/null, anonymous rate limit and "
           "per-client connection cap lifted: every wrk connection comes from 127.0.0.1).")
     print("- `signup.lua`: anonymous `accounts:signUp` (one signature per request); `refresh.lua`: "
