@@ -27,10 +27,12 @@ struct QueuedWrite: Sendable {
 /// allocator), which cost a few microseconds per body, in every batch, to prepare for a failure that is rare.
 /// When a body other than the first throws, the batch is rolled back and run again with one savepoint per body
 /// (`UserStore` allows a body to run more than once); when the first throws, its failure is final and the rest
-/// go on without savepoints. No result is delivered before the COMMIT that contains it has returned, so an acknowledged write is
-/// in the WAL exactly as before (same `synchronous` setting: it survives the process being killed). When the
-/// COMMIT fails, or SQLite rolls the whole transaction back by itself (a full disk, an I/O error), every
-/// body of the batch that had succeeded gets that failure instead: nothing of it was acknowledged.
+/// go on without savepoints.
+///
+/// No result is delivered before the COMMIT that contains it has returned, so an acknowledged write is in the WAL
+/// exactly as before (same `synchronous` setting: it survives the process being killed). When the COMMIT fails, or
+/// SQLite rolls the whole transaction back by itself (a full disk, an I/O error), every body of the batch that had
+/// succeeded gets that failure instead: nothing of it was acknowledged.
 final class GroupCommit: Sendable {
     /// The most bodies in one transaction, so one batch cannot hold the writer (and its callers) for long.
     static let maximumBatch = 64
@@ -147,7 +149,8 @@ final class GroupCommit: Sendable {
     }
 
     /// Runs bodies from the front of `writes` in one transaction, each in its own savepoint, and commits it.
-    /// Returns the bodies it did not reach: those after one whose failure took the whole transaction with it, to run in a fresh one.
+    /// Returns the bodies it did not reach: those after one whose failure took the whole transaction with it, to
+    /// run in a fresh one.
     private func commitPrefix(of writes: ArraySlice<QueuedWrite>, on connection: Connection) -> ArraySlice<QueuedWrite> {
         do {
             try connection.execute("BEGIN IMMEDIATE")

@@ -81,7 +81,12 @@ struct SQLiteGroupCommitTests {
         return await withTaskGroup(of: (Int, Result<Void, any Error>).self) { group in
             for (index, body) in writes.enumerated() {
                 group.addTask {
-                    do { try await store.write(body); return (index, .success(())) } catch { return (index, .failure(error)) }
+                    do {
+                        try await store.write(body)
+                        return (index, .success(()))
+                    } catch {
+                        return (index, .failure(error))
+                    }
                 }
             }
             while store.groupCommit.waitingCount < writes.count { try? await Task.sleep(for: .milliseconds(1)) }
