@@ -50,6 +50,8 @@ static inline void shim_random_forget_after_fork(void) {
 static inline void shim_random_register_fork_handler(void) {
     pthread_atfork(NULL, NULL, shim_random_forget_after_fork);
 }
+/* Bytes the calling thread's reserve still holds (for tests). */
+static inline size_t shim_random_reserved_count(void) { return shim_random_thread_reserve()->available; }
 /* 1 on success, 0 when the generator failed (nothing is served then). */
 static inline int shim_random_bytes(unsigned char *out, size_t count) {
     static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;

@@ -21,6 +21,9 @@ public enum SecureRandom {
         return output
     }
 
+    /// Bytes the calling thread's reserve holds, not yet handed out (for tests).
+    static var reservedByteCount: Int { shim_random_reserved_count() }
+
     /// A URL-safe token carrying `byteCount` random bytes (base64url, no padding), for refresh tokens and codes.
     public static func token(byteCount: Int) -> String {
         Base64URL.encode(bytes(count: byteCount))
