@@ -170,7 +170,7 @@ def main() -> None:
           "one-core rate is measured again (3 s, gateway idle) after the signUp runs and after the refresh runs; "
           "each of the two is compared with the mean of the rates measured just before and just after it, since "
           "the VM's speed drifts by up to a tenth within minutes.")
-    print("- The judged signing ratio comes from interleaved rounds: for signUp and then refresh, 8 rounds of 3 s "
+    print("- The signing ratio is also measured in interleaved rounds: for signUp and then refresh, 8 rounds of 3 s "
           "of load at 64 connections, each between two 1-s one-core `openssl speed` readings taken while the "
           "gateway idles. Each round is compared with the mean of its two readings, and the median round is "
           "reported with the range. The rate moves by several percent within seconds on this kind of VM, so a "

@@ -119,17 +119,12 @@ final class GroupCommit: Sendable {
 
     /// Runs every body in one transaction with no savepoint, then commits; see the type's comment.
     private func commitWithoutSavepoints(_ writes: ArraySlice<QueuedWrite>, on connection: Connection) -> Outcome {
-        do {
-            try connection.execute("BEGIN IMMEDIATE")
-        } catch {
-            for write in writes { write.fail(error) }
-            return .finished
-        }
-        var deliveries: [@Sendable () -> Void] = []
-        deliveries.reserveCapacity(writes.count)
+        guard begin(for: writes, on: connection) else { return .finished }
+        var succeeded: [Succeeded] = []
+        succeeded.reserveCapacity(writes.count)
         for index in writes.indices {
             do {
-                deliveries.append(try writes[index].apply(SQLiteTransaction(connection: connection)))
+                succeeded.append((writes[index], try writes[index].apply(SQLiteTransaction(connection: connection))))
             } catch {
                 connection.rollBack()
                 guard index == writes.startIndex else { return .laterFailed }
@@ -137,14 +132,7 @@ final class GroupCommit: Sendable {
                 return .firstFailed(rest: writes[(index + 1)...])
             }
         }
-        do {
-            try connection.execute("COMMIT")
-        } catch {
-            connection.rollBack()
-            for write in writes { write.fail(error) }
-            return .finished
-        }
-        for deliver in deliveries { deliver() }
+        commitAndDeliver(succeeded, on: connection)
         return .finished
     }
 
@@ -152,13 +140,8 @@ final class GroupCommit: Sendable {
     /// Returns the bodies it did not reach: those after one whose failure took the whole transaction with it, to
     /// run in a fresh one.
     private func commitPrefix(of writes: ArraySlice<QueuedWrite>, on connection: Connection) -> ArraySlice<QueuedWrite> {
-        do {
-            try connection.execute("BEGIN IMMEDIATE")
-        } catch {
-            for write in writes { write.fail(error) }
-            return []
-        }
-        var succeeded: [(write: QueuedWrite, deliver: @Sendable () -> Void)] = []
+        guard begin(for: writes, on: connection) else { return [] }
+        var succeeded: [Succeeded] = []
         var index = writes.startIndex
         while index < writes.endIndex {
             let write = writes[index]
@@ -178,15 +161,35 @@ final class GroupCommit: Sendable {
                 }
             }
         }
+        commitAndDeliver(succeeded, on: connection)
+        return []
+    }
+
+    /// A body that ran, and how to deliver its result once its transaction has committed.
+    private typealias Succeeded = (write: QueuedWrite, deliver: @Sendable () -> Void)
+
+    /// `BEGIN IMMEDIATE`. When it fails, every write gets the failure, and the answer is false.
+    private func begin(for writes: ArraySlice<QueuedWrite>, on connection: Connection) -> Bool {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            return true
+        } catch {
+            for write in writes { write.fail(error) }
+            return false
+        }
+    }
+
+    /// `COMMIT`, then each result is delivered. When the COMMIT fails, the transaction is rolled back and each of
+    /// `succeeded` gets that failure instead.
+    private func commitAndDeliver(_ succeeded: [Succeeded], on connection: Connection) {
         do {
             try connection.execute("COMMIT")
         } catch {
             connection.rollBack()
             for done in succeeded { done.write.fail(error) }
-            return []
+            return
         }
         for done in succeeded { done.deliver() }
-        return []
     }
 
     /// Undoes the last body's changes, keeping the transaction. False when there is no transaction left to keep.
