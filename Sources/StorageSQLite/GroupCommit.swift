@@ -12,7 +12,7 @@ struct QueuedWrite: Sendable {
 }
 
 /// Group commit: write transactions that queue up while the writer is busy run one after another inside a
-/// single SQLite transaction, each in its own savepoint, and are committed together.
+/// single SQLite transaction and are committed together.
 ///
 /// Why: under load every sign-up or refresh is a small write, and a transaction of its own costs BEGIN, COMMIT,
 /// a WAL append of every page it touched (the same few pages each time) and a thread wake-up. Together they
@@ -24,7 +24,7 @@ struct QueuedWrite: Sendable {
 ///
 /// Savepoints only when a body throws: a batch first runs with none. A savepoint makes SQLite copy every page a
 /// body changes into a sub-journal (4 KiB each, in 1 KiB heap chunks, as Debian's SQLite has no lookaside
-/// allocator), which cost a few microseconds per body, in every batch, to prepare for a failure that is rare.
+/// allocator): about 2 µs of the writer's time per sign-up, in every batch, to prepare for a rare failure.
 /// When a body other than the first throws, the batch is rolled back and run again with one savepoint per body
 /// (`UserStore` allows a body to run more than once); when the first throws, its failure is final and the rest
 /// go on without savepoints.
