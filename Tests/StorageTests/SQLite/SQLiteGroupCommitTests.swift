@@ -66,7 +66,8 @@ struct SQLiteGroupCommitTests {
         try await reopened.close()
     }
 
-    /// Runs `writes` as one batch: a first write holds the writer until all of them have queued behind it.
+    /// Runs `writes` as one batch, in the order given: a first write holds the writer until all of them have queued
+    /// behind it.
     private func runAsOneBatch(_ store: SQLiteUserStore, _ writes: [@Sendable (any StoreTransaction) throws -> Void])
         async -> [Result<Void, any Error>]
     {
@@ -88,8 +89,9 @@ struct SQLiteGroupCommitTests {
                         return (index, .failure(error))
                     }
                 }
+                // One at a time, so the batch holds the writes in the order given.
+                while store.groupCommit.waitingCount <= index { try? await Task.sleep(for: .milliseconds(1)) }
             }
-            while store.groupCommit.waitingCount < writes.count { try? await Task.sleep(for: .milliseconds(1)) }
             release.signal()
             _ = await held.value
             var results = [Result<Void, any Error>?](repeating: nil, count: writes.count)
