@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// One writer connection runs write transactions one at a time under `BEGIN IMMEDIATE` (so a write never
 /// fails half-way for lack of the write lock), those that queued up together committed as one group (see
-/// `GroupCommit`); a few read-only connections serve snapshots concurrently with it. Every SQLite call after
-/// opening runs on a `WorkerPool`, never on the caller's cooperative thread.
+/// `GroupCommit`); a few read-only connections serve snapshots concurrently with it, the reads that queued up
+/// together sharing one read transaction (see `GroupRead`). Every SQLite call after opening runs on a
+/// `WorkerPool`, never on the caller's cooperative thread.
 public final class SQLiteUserStore: UserStore {
     /// The database file this store opened.
     public let path: String
@@ -16,6 +17,7 @@ public final class SQLiteUserStore: UserStore {
     let groupCommit: GroupCommit
     private let checkpointer: WALCheckpointer
     let readerPool: WorkerPool
+    let groupRead: GroupRead
     let gate = UseGate()
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations. The directory
@@ -44,6 +46,7 @@ public final class SQLiteUserStore: UserStore {
         self.writerPool = WorkerPool(name: "sqlite-writer", threadCount: 1)
         self.groupCommit = GroupCommit(writer: writer, pool: writerPool)
         self.readerPool = WorkerPool(name: "sqlite-reader", threadCount: max(1, readerCount))
+        self.groupRead = GroupRead(connections: readers, pool: readerPool, drainers: max(1, readerCount))
     }
 
     /// What the WAL checkpoints have done so far (tests).
@@ -87,12 +90,13 @@ public final class SQLiteUserStore: UserStore {
     ) async throws -> T {
         try gate.enter()
         defer { gate.leave() }
-        return try await readerPool.run {
-            try self.readers.withConnection { connection in
-                try connection.transaction(begin: "BEGIN") {
-                    try body(SQLiteTransaction(connection: connection))
-                }
-            }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            groupRead.enqueue(QueuedRead(
+                run: { transaction in
+                    let value = try body(transaction)
+                    return { continuation.resume(returning: value) }
+                },
+                fail: { continuation.resume(throwing: $0) }))
         }
     }
 
