@@ -37,14 +37,10 @@ final class GroupCommit: Sendable {
     /// The most bodies in one transaction, so one batch cannot hold the writer (and its callers) for long.
     static let maximumBatch = 64
 
-    private struct Queue {
-        var waiting: [QueuedWrite] = []
-        var isDraining = false
-    }
-
     private let writer: Mutex<Connection>
     private let pool: WorkerPool
-    private let queue = Mutex(Queue())
+    /// One drain job at a time: there is one writer.
+    private let queue = Mutex(BatchQueue<QueuedWrite>(maximumDrainers: 1))
     /// Batches run again with savepoints after a body threw (for tests and diagnostics).
     let batchesRunAgainWithSavepoints = Atomic<Int>(0)
 
@@ -54,7 +50,7 @@ final class GroupCommit: Sendable {
     }
 
     /// Writes queued behind the batch now running (for tests).
-    var waitingCount: Int { queue.withLock { $0.waiting.count } }
+    var waitingCount: Int { queue.withLock { $0.count } }
 
     /// Runs `body` with the writer connection outside any batch (closing the store).
     func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
@@ -63,28 +59,13 @@ final class GroupCommit: Sendable {
 
     /// Queues `write`; the writer thread is woken only when it is not already draining the queue.
     func enqueue(_ write: QueuedWrite) {
-        let startsDrain = queue.withLock { queue -> Bool in
-            queue.waiting.append(write)
-            guard !queue.isDraining else { return false }
-            queue.isDraining = true
-            return true
-        }
-        if startsDrain { pool.submit { self.drain() } }
+        if queue.withLock({ $0.add(write) }) { pool.submit { self.drain() } }
     }
 
     /// Runs batches until the queue is empty (on the writer pool's thread).
     private func drain() {
         while true {
-            let batch = queue.withLock { queue -> [QueuedWrite] in
-                guard !queue.waiting.isEmpty else {
-                    queue.isDraining = false
-                    return []
-                }
-                let count = min(queue.waiting.count, Self.maximumBatch)
-                let batch = Array(queue.waiting.prefix(count))
-                queue.waiting.removeFirst(count)
-                return batch
-            }
+            let batch = queue.withLock { $0.takeBatch(upTo: Self.maximumBatch) }
             if batch.isEmpty { return }
             writer.withLock { connection in commit(batch, on: connection) }
         }

@@ -31,16 +31,9 @@ final class GroupRead: Sendable {
     /// without batching. 16 measured the same as 8.
     static let maximumBatch = 8
 
-    private struct Queue {
-        var waiting: [QueuedRead] = []
-        /// Drain jobs submitted and not yet finished: at most one per reader connection.
-        var drainers = 0
-    }
-
     private let connections: ReaderConnections
     private let pool: WorkerPool
-    private let maximumDrainers: Int
-    private let queue = Mutex(Queue())
+    private let queue: Mutex<BatchQueue<QueuedRead>>
     /// Read transactions begun so far (tests).
     let transactionsBegun = Atomic<Int>(0)
 
@@ -50,34 +43,19 @@ final class GroupRead: Sendable {
     init(connections: ReaderConnections, pool: WorkerPool, drainers: Int) {
         self.connections = connections
         self.pool = pool
-        self.maximumDrainers = max(1, drainers)
+        self.queue = Mutex(BatchQueue(maximumDrainers: drainers))
     }
 
     /// Reads queued and not yet taken into a batch (tests).
-    var waitingCount: Int { queue.withLock { $0.waiting.count } }
+    var waitingCount: Int { queue.withLock { $0.count } }
 
     func enqueue(_ read: QueuedRead) {
-        let startsDrain = queue.withLock { queue -> Bool in
-            queue.waiting.append(read)
-            guard queue.drainers < maximumDrainers else { return false }
-            queue.drainers += 1
-            return true
-        }
-        if startsDrain { pool.submit { self.drain() } }
+        if queue.withLock({ $0.add(read) }) { pool.submit { self.drain() } }
     }
 
     private func drain() {
         while true {
-            let batch = queue.withLock { queue -> ArraySlice<QueuedRead> in
-                guard !queue.waiting.isEmpty else {
-                    queue.drainers -= 1
-                    return []
-                }
-                let count = min(queue.waiting.count, Self.maximumBatch)
-                let taken = Array(queue.waiting.prefix(count))
-                queue.waiting.removeFirst(count)
-                return taken[...]
-            }
+            let batch = queue.withLock { $0.takeBatch(upTo: Self.maximumBatch) }[...]
             if batch.isEmpty { return }
             var deliveries: [@Sendable () -> Void] = []
             deliveries.reserveCapacity(batch.count)
