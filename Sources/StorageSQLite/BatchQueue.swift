@@ -1,3 +1,13 @@
+/// A caller's transaction body waiting in a `BatchQueue`, for `GroupCommit` or `GroupRead`.
+struct QueuedBody: Sendable {
+    /// Runs the body inside the batch's open transaction and returns how to deliver its result, which the batch
+    /// calls only once that result is final: after the COMMIT that holds a write, after the read transaction and
+    /// its connection are given back for a read. Throws the body's error.
+    let run: @Sendable (SQLiteTransaction) throws -> @Sendable () -> Void
+    /// Delivers a failure: the body's own error, or a failure of the transaction it ran in.
+    let fail: @Sendable (any Error) -> Void
+}
+
 /// The waiting line in front of `GroupCommit` and `GroupRead`: callers queue work, and a bounded number of drain
 /// jobs take it in batches, oldest first.
 ///

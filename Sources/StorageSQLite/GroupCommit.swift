@@ -2,15 +2,6 @@ import AuthCore
 import Storage
 import Synchronization
 
-/// One caller's write transaction, waiting for the writer.
-struct QueuedWrite: Sendable {
-    /// Runs the caller's body inside the open transaction. Returns how to deliver its result, which happens only
-    /// once the transaction holding it has committed; throws the body's error.
-    let apply: @Sendable (SQLiteTransaction) throws -> @Sendable () -> Void
-    /// Delivers a failure: the body's own error, or a failure of the commit that was to make it durable.
-    let fail: @Sendable (any Error) -> Void
-}
-
 /// Group commit: write transactions that queue up while the writer is busy run one after another inside a
 /// single SQLite transaction and are committed together.
 ///
@@ -40,7 +31,7 @@ final class GroupCommit: Sendable {
     private let writer: Mutex<Connection>
     private let pool: WorkerPool
     /// One drain job at a time: there is one writer.
-    private let queue = Mutex(BatchQueue<QueuedWrite>(maximumDrainers: 1))
+    private let queue = Mutex(BatchQueue<QueuedBody>(maximumDrainers: 1))
     /// Batches run again with savepoints after a body threw (for tests and diagnostics).
     let batchesRunAgainWithSavepoints = Atomic<Int>(0)
 
@@ -58,7 +49,7 @@ final class GroupCommit: Sendable {
     }
 
     /// Queues `write`; the writer thread is woken only when it is not already draining the queue.
-    func enqueue(_ write: QueuedWrite) {
+    func enqueue(_ write: QueuedBody) {
         if queue.withLock({ $0.add(write) }) { pool.submit { self.drain() } }
     }
 
@@ -71,7 +62,7 @@ final class GroupCommit: Sendable {
         }
     }
 
-    private func commit(_ batch: [QueuedWrite], on connection: Connection) {
+    private func commit(_ batch: [QueuedBody], on connection: Connection) {
         var pending = batch[...]
         while !pending.isEmpty {
             switch commitWithoutSavepoints(pending, on: connection) {
@@ -93,19 +84,19 @@ final class GroupCommit: Sendable {
         /// Committed and delivered, or every body failed with the transaction's own failure.
         case finished
         /// The first body threw and got its error; nothing else ran. The rest are still to run.
-        case firstFailed(rest: ArraySlice<QueuedWrite>)
+        case firstFailed(rest: ArraySlice<QueuedBody>)
         /// A later body threw: everything was rolled back and nothing delivered.
         case laterFailed
     }
 
     /// Runs every body in one transaction with no savepoint, then commits; see the type's comment.
-    private func commitWithoutSavepoints(_ writes: ArraySlice<QueuedWrite>, on connection: Connection) -> Outcome {
+    private func commitWithoutSavepoints(_ writes: ArraySlice<QueuedBody>, on connection: Connection) -> Outcome {
         guard begin(for: writes, on: connection) else { return .finished }
         var succeeded: [Succeeded] = []
         succeeded.reserveCapacity(writes.count)
         for index in writes.indices {
             do {
-                succeeded.append((writes[index], try writes[index].apply(SQLiteTransaction(connection: connection))))
+                succeeded.append((writes[index], try writes[index].run(SQLiteTransaction(connection: connection))))
             } catch {
                 connection.rollBack()
                 guard index == writes.startIndex else { return .laterFailed }
@@ -120,7 +111,7 @@ final class GroupCommit: Sendable {
     /// Runs bodies from the front of `writes` in one transaction, each in its own savepoint, and commits it.
     /// Returns the bodies it did not reach: those after one whose failure took the whole transaction with it, to
     /// run in a fresh one.
-    private func commitPrefix(of writes: ArraySlice<QueuedWrite>, on connection: Connection) -> ArraySlice<QueuedWrite> {
+    private func commitPrefix(of writes: ArraySlice<QueuedBody>, on connection: Connection) -> ArraySlice<QueuedBody> {
         guard begin(for: writes, on: connection) else { return [] }
         var succeeded: [Succeeded] = []
         var index = writes.startIndex
@@ -129,7 +120,7 @@ final class GroupCommit: Sendable {
             index += 1
             do {
                 try connection.execute("SAVEPOINT group_commit_item")
-                let deliver = try write.apply(SQLiteTransaction(connection: connection))
+                let deliver = try write.run(SQLiteTransaction(connection: connection))
                 try connection.execute("RELEASE group_commit_item")
                 succeeded.append((write, deliver))
             } catch {
@@ -147,10 +138,10 @@ final class GroupCommit: Sendable {
     }
 
     /// A body that ran, and how to deliver its result once its transaction has committed.
-    private typealias Succeeded = (write: QueuedWrite, deliver: @Sendable () -> Void)
+    private typealias Succeeded = (write: QueuedBody, deliver: @Sendable () -> Void)
 
     /// `BEGIN IMMEDIATE`. When it fails, every write gets the failure, and the answer is false.
-    private func begin(for writes: ArraySlice<QueuedWrite>, on connection: Connection) -> Bool {
+    private func begin(for writes: ArraySlice<QueuedBody>, on connection: Connection) -> Bool {
         do {
             try connection.execute("BEGIN IMMEDIATE")
             return true

@@ -2,13 +2,6 @@ import AuthCore
 import Storage
 import Synchronization
 
-/// A read waiting for a reader connection: `run` reads and returns how to deliver the result, `fail` reports
-/// an error that kept it from running at all.
-struct QueuedRead: Sendable {
-    let run: @Sendable (SQLiteTransaction) throws -> @Sendable () -> Void
-    let fail: @Sendable (any Error) -> Void
-}
-
 /// Runs the reads that queued up together in one read transaction on one reader connection.
 ///
 /// Why: under load the readers fall behind (at 64 connections of `accounts:lookup` a reader found about 15
@@ -33,7 +26,7 @@ final class GroupRead: Sendable {
 
     private let connections: ReaderConnections
     private let pool: WorkerPool
-    private let queue: Mutex<BatchQueue<QueuedRead>>
+    private let queue: Mutex<BatchQueue<QueuedBody>>
     /// Read transactions begun so far (tests).
     let transactionsBegun = Atomic<Int>(0)
 
@@ -49,7 +42,7 @@ final class GroupRead: Sendable {
     /// Reads queued and not yet taken into a batch (tests).
     var waitingCount: Int { queue.withLock { $0.count } }
 
-    func enqueue(_ read: QueuedRead) {
+    func enqueue(_ read: QueuedBody) {
         if queue.withLock({ $0.add(read) }) { pool.submit { self.drain() } }
     }
 
@@ -77,8 +70,8 @@ final class GroupRead: Sendable {
 
     /// Runs reads in one transaction until one throws; returns the reads after the failed one, to run in a
     /// new transaction (SQLite may have ended this one with the error).
-    private func runUntilFailure(_ reads: ArraySlice<QueuedRead>, on connection: Connection,
-                                 deliveries: inout [@Sendable () -> Void]) -> ArraySlice<QueuedRead> {
+    private func runUntilFailure(_ reads: ArraySlice<QueuedBody>, on connection: Connection,
+                                 deliveries: inout [@Sendable () -> Void]) -> ArraySlice<QueuedBody> {
         do {
             try connection.execute("BEGIN")
             transactionsBegun.add(1, ordering: .relaxed)

@@ -75,14 +75,7 @@ public final class SQLiteUserStore: UserStore {
     ) async throws -> T {
         try gate.enter()
         defer { gate.leave() }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            groupCommit.enqueue(QueuedWrite(
-                apply: { transaction in
-                    let value = try body(transaction)
-                    return { continuation.resume(returning: value) }
-                },
-                fail: { continuation.resume(throwing: $0) }))
-        }
+        return try await resultOfBatched(body, queuedBy: groupCommit.enqueue)
     }
 
     public func read<T: Sendable>(
@@ -90,8 +83,15 @@ public final class SQLiteUserStore: UserStore {
     ) async throws -> T {
         try gate.enter()
         defer { gate.leave() }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            groupRead.enqueue(QueuedRead(
+        return try await resultOfBatched(body, queuedBy: groupRead.enqueue)
+    }
+
+    /// Queues `body` with `enqueue` and suspends the caller until the batch that ran it delivers its result.
+    private func resultOfBatched<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T, queuedBy enqueue: (QueuedBody) -> Void
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            enqueue(QueuedBody(
                 run: { transaction in
                     let value = try body(transaction)
                     return { continuation.resume(returning: value) }
