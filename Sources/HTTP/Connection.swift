@@ -42,8 +42,7 @@ final class Connection {
     var idleSince: Int64
     /// A hard deadline for responding or lingering connections.
     var closeDeadline: Int64?
-    /// The epoll events currently registered. While a handler may answer directly its thread re-arms
-    /// `EPOLLIN` itself, so the loop sets this when it takes the answer in (`adoptDirectAnswer`).
+    /// The epoll events currently registered. Only the loop changes them (see `ResponseHandoff`).
     var interest: UInt32 = 0
     /// The loop disarmed the descriptor while the handler's thread was still writing (see
     /// `ResponseHandoff.collect`), so taking the answer in must re-arm it.
@@ -54,11 +53,10 @@ final class Connection {
     var pendingKeepAlive = true
     var pendingIsHTTP10 = false
 
-    init(fd: Int32, id: UInt64, remoteAddress: String, ticket: ConnectionQuota.Ticket, now: Int64, epollFD: Int32) {
+    init(fd: Int32, id: UInt64, remoteAddress: String, ticket: ConnectionQuota.Ticket, now: Int64) {
         self.fd = fd
-        let token = EventLoop.token(fd: fd, connectionID: id)
-        self.token = token
-        self.handoff = ResponseHandoff(fd: fd, token: token, epollFD: epollFD)
+        self.token = EventLoop.token(fd: fd, connectionID: id)
+        self.handoff = ResponseHandoff(fd: fd)
         self.id = id
         self.remoteAddress = remoteAddress
         self.ticket = ticket

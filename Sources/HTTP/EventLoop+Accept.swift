@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Synchronization
 
 extension EventLoop {
     /// Accepts until the backlog is empty. A connection the quota refuses (beyond `maxConnections`, or beyond
@@ -26,7 +27,7 @@ extension EventLoop {
             nextConnectionID += 1
             let now = MonotonicClock.nowMilliseconds()
             let connection = Connection(fd: fd, id: nextConnectionID, remoteAddress: SocketAddress.hostText(of: storage),
-                                        ticket: ticket, now: now, epollFD: epollFD)
+                                        ticket: ticket, now: now)
             connections[fd] = connection
             setInterest(connection, EPOLLIN.rawValue, adding: true)
         }
@@ -46,11 +47,12 @@ extension EventLoop {
         register(fd: listener.fd, token: Self.listenerToken, events: EPOLLIN.rawValue, operation: EPOLL_CTL_MOD)
     }
 
-    /// `force` makes the call even when `interest` says it is redundant (it may be stale while a handler's
-    /// thread answers directly).
-    func setInterest(_ connection: Connection, _ events: UInt32, adding: Bool = false, force: Bool = false) {
-        guard adding || force || connection.interest != events else { return }
+    /// Registers `events` for the connection unless they are registered already. Only the loop thread changes a
+    /// connection's events, so `interest` is what the kernel holds.
+    func setInterest(_ connection: Connection, _ events: UInt32, adding: Bool = false) {
+        guard adding || connection.interest != events else { return }
         connection.interest = events
+        interestChanges.store(interestChanges.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
         register(fd: connection.fd, token: connection.token, events: events,
                  operation: adding ? EPOLL_CTL_ADD : EPOLL_CTL_MOD)
     }

@@ -4,7 +4,8 @@ import Synchronization
 
 extension EventLoop {
     func connectionEvent(_ connection: Connection, events: UInt32) {
-        // Readable again while "handling": the handler's thread answered and re-armed the descriptor.
+        // An event while "handling": the handler's thread answered and the client sent its next request, or the
+        // client sent (or closed) before the answer was out.
         if connection.phase == .handling {
             switch connection.handoff.collect(watching: events & EPOLLIN.rawValue != 0) {
             case .answered:
@@ -12,10 +13,16 @@ extension EventLoop {
             case .stillWriting:
                 // The writer posts `.answered` when done; until then a level-triggered EPOLLIN would repeat.
                 connection.disarmedDuringAnswer = true
-                setInterest(connection, 0, force: true)
+                setInterest(connection, 0)
                 if events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) == 0 { return }
             case .none:
-                break
+                // The client sent while its request is handled (pipelined bytes, or its close). A granted
+                // descriptor is still armed, so level-triggered readiness would repeat: the loop takes the right
+                // back, and the answer comes through its queue, after which it reads again.
+                switch connection.handoff.revoke() {
+                case .answered: adoptDirectAnswer(connection)
+                case .withdrawn, .notGranted: setInterest(connection, 0)
+                }
             }
         }
         if events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 && events & EPOLLIN.rawValue == 0 {
@@ -91,13 +98,18 @@ extension EventLoop {
         connection.pendingIsHead = isHead
         connection.pendingKeepAlive = parsed.keepAlive
         connection.pendingIsHTTP10 = isHTTP10
-        setInterest(connection, 0)
         let request = HTTPRequest(method: parsed.method, target: parsed.target, version: parsed.version,
                                   headers: parsed.headers, body: parsed.body,
                                   remoteAddress: connection.remoteAddress)
         let mayAnswerDirectly = parsed.keepAlive && !isDraining && connection.unconsumedInput.isEmpty
         let handoff = connection.handoff
-        if mayAnswerDirectly { handoff.grant() }
+        // Granted, the descriptor stays armed for reading (see `ResponseHandoff`); otherwise input waits.
+        if mayAnswerDirectly {
+            setInterest(connection, EPOLLIN.rawValue)
+            handoff.grant()
+        } else {
+            setInterest(connection, 0)
+        }
         let context = context
         let queue = completions
         let id = connection.id
@@ -148,15 +160,13 @@ extension EventLoop {
         flush(connection)
     }
 
-    /// The handler's thread wrote the whole response and re-armed reading (see `ResponseHandoff`): what
-    /// `write` and `flush` would have recorded, then on to the next request.
+    /// The handler's thread wrote the whole response, with the descriptor still armed for reading (see
+    /// `ResponseHandoff`): what `write` and `flush` would have recorded, then on to the next request.
     func adoptDirectAnswer(_ connection: Connection) {
         connection.servedRequests += 1
         if connection.disarmedDuringAnswer {
             connection.disarmedDuringAnswer = false
-            setInterest(connection, EPOLLIN.rawValue, force: true)
-        } else {
-            connection.interest = EPOLLIN.rawValue
+            setInterest(connection, EPOLLIN.rawValue)
         }
         connection.phase = .reading
         connection.closeDeadline = nil

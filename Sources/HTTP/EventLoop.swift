@@ -6,7 +6,7 @@ import Synchronization
 /// its connections. Handlers never run here; they run in Swift tasks and answer through `completions`, or,
 /// when only reading can follow the answer, write it from their own thread under a `ResponseHandoff`.
 ///
-/// Everything except `completions`, `hasFinished` and each connection's `handoff` is touched only by the loop
+/// Everything except `completions`, the atomics and each connection's `handoff` is touched only by the loop
 /// thread, which is why the class is `@unchecked Sendable`: it is handed to its thread once and to handler
 /// tasks only to `post`.
 final class EventLoop: @unchecked Sendable {
@@ -20,6 +20,10 @@ final class EventLoop: @unchecked Sendable {
     let epollFD: Int32
     /// The loop thread's kernel id once it runs (0 before), for tests of its scheduling.
     let threadID = Atomic<Int32>(0)
+    /// `epoll_wait` calls that returned, and `epoll_ctl` calls that changed a connection's events: for tests that
+    /// the loop neither spins nor re-arms per request. Written by the loop thread only.
+    let rounds = Atomic<Int>(0)
+    let interestChanges = Atomic<Int>(0)
 
     var listener: Listener?
     var connections: [Int32: Connection] = [:]
@@ -74,6 +78,7 @@ final class EventLoop: @unchecked Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while !isStopped {
             let count = epoll_wait(epollFD, &events, Int32(events.count), Int32(Self.timerInterval))
+            rounds.store(rounds.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             if count < 0 && errno != EINTR { break }
             for index in 0..<max(0, Int(count)) where !isStopped {
                 handle(token: events[index].data.u64, events: events[index].events)
@@ -153,13 +158,8 @@ final class EventLoop: @unchecked Sendable {
         hasFinished.store(true, ordering: .releasing)
     }
 
+    /// One `epoll_ctl` call.
     func register(fd: Int32, token: UInt64, events: UInt32, operation: Int32) {
-        Self.register(epollFD: epollFD, fd: fd, token: token, events: events, operation: operation)
-    }
-
-    /// One `epoll_ctl` call. Static so that a handler's thread re-arming a connection (`ResponseHandoff`)
-    /// registers it exactly as the loop does.
-    static func register(epollFD: Int32, fd: Int32, token: UInt64, events: UInt32, operation: Int32) {
         var event = epoll_event()
         event.events = events
         event.data.u64 = token

@@ -73,6 +73,22 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// `epoll_wait` calls that returned, across the running loops (for tests that a loop does not spin).
+    var loopRounds: Int {
+        lifecycle.withLock { state in
+            guard case .running(let loops, _) = state else { return 0 }
+            return loops.reduce(0) { $0 + $1.rounds.load(ordering: .relaxed) }
+        }
+    }
+
+    /// `epoll_ctl` calls that changed a connection's events, across the running loops (for tests).
+    var interestChangeCount: Int {
+        lifecycle.withLock { state in
+            guard case .running(let loops, _) = state else { return 0 }
+            return loops.reduce(0) { $0 + $1.interestChanges.load(ordering: .relaxed) }
+        }
+    }
+
     /// Throws `addressInUse` when something already listens on `host:port` (`start()` checks this too); lets
     /// a program refuse to start before it opens anything else, such as its database.
     public static func checkAvailable(host: String, port: Int) throws(HTTPServerError) {

@@ -9,11 +9,18 @@ import Synchronization
 /// loop could serialize and send. When the loop dispatches a request after which the connection simply goes
 /// back to reading (keep-alive, no pipelined bytes waiting, not shutting down) it *grants* the handler's
 /// thread a one-time right to answer. That thread *takes* the right, writes the whole response without
-/// blocking, re-arms the descriptor for reading and records the answer; the loop learns of it the next time it
-/// looks at the connection (a readiness event or the timer pass) and does its bookkeeping then
-/// (`EventLoop.adoptDirectAnswer`). If the client sends again while the answer is still being written, the loop
-/// marks it watched and the writer posts `.answered` when done. Any case that is not that simple (a partial
-/// write, `Connection: close`, a right taken back) goes through the loop exactly as before.
+/// blocking and records the answer; the loop learns of it the next time it looks at the connection (a
+/// readiness event or the timer pass) and does its bookkeeping then (`EventLoop.adoptDirectAnswer`). If the
+/// client sends again while the answer is still being written, the loop marks it watched and the writer posts
+/// `.answered` when done. Any case that is not that simple (a partial write, `Connection: close`, a right
+/// taken back) goes through the loop exactly as before.
+///
+/// The descriptor stays armed for reading while a granted request is handled, and only the loop ever changes
+/// what it is armed for. A client that waits for its answer sends nothing meanwhile, so no event comes; the
+/// loop used to disarm the descriptor at dispatch and the handler's thread to re-arm it, two `epoll_ctl` calls
+/// per request, about 3 µs of a 60-µs `accounts:lookup` (bench/REPORT.md). A client that does send (pipelined
+/// bytes, or its close) wakes the loop, which then takes the right back and disarms the descriptor until the
+/// answer is out (`EventLoop.connectionEvent`), so level-triggered readiness cannot repeat.
 ///
 /// Safety rests on one rule: the loop never closes or decides about a connection while its handler may be
 /// writing. Before it does, it *revokes* the right: a grant not yet taken is withdrawn (the handler then posts
@@ -66,14 +73,10 @@ final class ResponseHandoff: Sendable {
     }
 
     let fd: Int32
-    private let token: UInt64
-    private let epollFD: Int32
     private let state = Atomic<UInt8>(State.loopWrites.rawValue)
 
-    init(fd: Int32, token: UInt64, epollFD: Int32) {
+    init(fd: Int32) {
         self.fd = fd
-        self.token = token
-        self.epollFD = epollFD
     }
 
     // MARK: The loop's side
@@ -133,21 +136,16 @@ final class ResponseHandoff: Sendable {
 
     // MARK: The handler's side
 
-    /// Writes `bytes()` from the calling thread if the loop granted it, with the descriptor re-armed for the next
-    /// request. `bytes` is only evaluated once the right is taken.
-    ///
-    /// The descriptor is re-armed before the send, not after: re-arming a socket whose next request has already
-    /// arrived wakes the loop inside `epoll_ctl`, while the answer is still "being written".
+    /// Writes `bytes()` from the calling thread if the loop granted it. `bytes` is only evaluated once the right
+    /// is taken. The descriptor is left as the loop armed it (for reading).
     func answer(_ bytes: () -> [UInt8]) -> Attempt {
         let (taken, _) = state.compareExchange(expected: State.granted.rawValue, desired: State.writing.rawValue,
                                                ordering: .acquiringAndReleasing)
         guard taken else { return .loopWrites }
         let output = bytes()
-        setInterest(EPOLLIN.rawValue)
         let sent = Self.sendWithoutBlocking(output, on: fd)
         guard sent == output.count else {
-            // Back to how the loop left it: nothing armed while it finishes the write.
-            setInterest(0)
+            // The loop writes the rest, waiting for `EPOLLOUT` if it must (which replaces `EPOLLIN`).
             state.store(State.loopWrites.rawValue, ordering: .releasing)
             return .partlySent(bytes: output, sent: sent)
         }
@@ -156,11 +154,6 @@ final class ResponseHandoff: Sendable {
         guard !unwatched else { return .answered }
         state.store(State.answered.rawValue, ordering: .releasing)
         return .answeredWhileWatched
-    }
-
-    private func setInterest(_ events: UInt32) {
-        EventLoop.register(epollFD: epollFD, fd: fd, token: token, events: events,
-                           operation: EPOLL_CTL_MOD)
     }
 
     /// Bytes sent before the socket buffer filled or an error stopped it (the loop's own write of the rest then

@@ -9,7 +9,7 @@ struct EventTokenTests {
     private static func connection(fd: Int32, id: UInt64) -> Connection {
         let quota = ConnectionQuota(maxConnections: 100, maxPerClient: 100, exemptions: [])
         return Connection(fd: fd, id: id, remoteAddress: "127.0.0.1", ticket: quota.admit(IPAddress("127.0.0.1"))!,
-                   now: 0, epollFD: -1)
+                   now: 0)
     }
 
     @Test("an event for a closed connection does not reach the new connection on the same descriptor")
