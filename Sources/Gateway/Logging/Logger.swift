@@ -38,7 +38,7 @@ public struct Logger: Sendable {
             value.append(to: &line)
         }
         line.append(contentsOf: "}\n".utf8)
-        sink.write(String(decoding: line, as: UTF8.self))
+        sink.write(line)
     }
 
     public func info(_ message: StaticString, _ metadata: Metadata = []) { log(.info, message, metadata) }
@@ -90,7 +90,9 @@ public enum JSONLogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInt
 
 /// Where log lines go.
 public protocol LogSink: Sendable {
-    func write(_ line: String)
+    /// One whole line: its UTF-8 bytes, ending in a newline. Bytes, because that is what the logger builds and
+    /// what `write(2)` takes: a `String` in between was one more copy and a UTF-8 validation per request.
+    func write(_ line: [UInt8])
 }
 
 /// Writes whole lines to file descriptor 1 under a lock, so concurrent lines never interleave and nothing
@@ -98,10 +100,9 @@ public protocol LogSink: Sendable {
 public struct StandardOutputSink: LogSink {
     private static let lock = Mutex(())
     public init() {}
-    public func write(_ line: String) {
-        var line = line  // written from its own storage, not copied into an array first
+    public func write(_ line: [UInt8]) {
         Self.lock.withLock { _ in
-            line.withUTF8 { bytes in
+            line.withUnsafeBufferPointer { bytes in
                 guard let start = bytes.baseAddress else { return }
                 var offset = 0
                 while offset < bytes.count {
@@ -118,6 +119,6 @@ public struct StandardOutputSink: LogSink {
 public final class MemoryLogSink: LogSink {
     private let lines = Mutex<[String]>([])
     public init() {}
-    public func write(_ line: String) { lines.withLock { $0.append(line) } }
+    public func write(_ line: [UInt8]) { lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } }
     public var contents: [String] { lines.withLock { $0 } }
 }
