@@ -65,14 +65,21 @@ struct ServerDirectAnswerTests {
         return server.loopRounds - before
     }
 
-    @Test("a client that sends its next request before its answer is out neither makes the loop spin nor loses order")
-    func clientSendingWhileHandledDoesNotSpin() async throws {
+    /// One loop, and a client whose `GET /slow` is being handled, held until `gate` opens.
+    private func whileSlowRequestIsHandled(_ body: (HTTPServer, RawClient, Gate) async throws -> Void) async throws {
         let log = EventLog()
         let gate = Gate()
         try await withTestServer({ $0.eventLoopCount = 1 }, handler: slowHandler(log, gate)) { server, port in
             let client = try RawClient(port: port)
             try await client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
             await log.waitFor("slow started")
+            try await body(server, client, gate)
+        }
+    }
+
+    @Test("a client that sends its next request before its answer is out neither makes the loop spin nor loses order")
+    func clientSendingWhileHandledDoesNotSpin() async throws {
+        try await whileSlowRequestIsHandled { server, client, gate async throws in
             try await client.send("GET /next HTTP/1.1\r\nHost: t\r\n\r\n")
             // The timer pass wakes the loop every 100 ms; readiness left armed would wake it without end.
             #expect(try await loopRounds(server, during: 300) < 40)
@@ -85,12 +92,7 @@ struct ServerDirectAnswerTests {
 
     @Test("a client that closes its side while its request is handled gets the answer, then the close, without a spin")
     func clientClosingWhileHandledDoesNotSpin() async throws {
-        let log = EventLog()
-        let gate = Gate()
-        try await withTestServer({ $0.eventLoopCount = 1 }, handler: slowHandler(log, gate)) { server, port in
-            let client = try RawClient(port: port)
-            try await client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-            await log.waitFor("slow started")
+        try await whileSlowRequestIsHandled { server, client, gate async throws in
             client.finishSending()
             #expect(try await loopRounds(server, during: 300) < 40)
             gate.open()
