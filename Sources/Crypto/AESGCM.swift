@@ -7,11 +7,14 @@ public struct SymmetricKey: Sendable {
 
     /// The raw key bytes, for storing wrapped or in configuration.
     public let bytes: [UInt8]
+    /// Contexts keyed with `bytes`, shared by the copies of this value.
+    let contexts: GCMContextPool
 
     /// Wraps existing key material, which must be exactly 32 bytes.
     public init(bytes: [UInt8]) throws {
         guard bytes.count == Self.byteCount else { throw CryptoError.invalidKey("AES-256 keys are 32 bytes") }
         self.bytes = bytes
+        self.contexts = GCMContextPool(key: bytes)
     }
 
     /// A fresh random key.
@@ -42,33 +45,31 @@ public enum AESGCM {
         let nonce = Array(box[..<nonceByteCount])
         let ciphertext = Array(box[nonceByteCount..<(box.count - tagByteCount)])
         var tag = Array(box[(box.count - tagByteCount)...])
-        let context = try CipherContext()
-        guard EVP_DecryptInit_ex2(context.pointer, Algorithms.aes256GCM.handle, key.bytes, nonce, nil) == 1 else {
-            throw OpenSSLErrorQueue.error("EVP_DecryptInit_ex2")
-        }
-        try context.addAssociatedData(associatedData, decrypting: true)
-        // GCM never buffers, but the output always has room for a block so the pointer is never NULL.
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-        var length: Int32 = 0
-        if !ciphertext.isEmpty {
-            guard EVP_DecryptUpdate(context.pointer, &plaintext, &length, ciphertext, Int32(ciphertext.count)) == 1
-            else {
+        return try key.contexts.withContext(sealing: false, nonce: nonce) { context in
+            try CipherContext.addAssociatedData(associatedData, to: context, decrypting: true)
+            // GCM never buffers, but the output always has room for a block so the pointer is never NULL.
+            var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
+            var length: Int32 = 0
+            if !ciphertext.isEmpty {
+                guard EVP_DecryptUpdate(context, &plaintext, &length, ciphertext, Int32(ciphertext.count)) == 1
+                else {
+                    OpenSSLErrorQueue.clear()
+                    throw CryptoError.authenticationFailed
+                }
+            }
+            guard shim_gcm_set_tag(context, &tag, Int32(tagByteCount)) == 1 else {
+                throw OpenSSLErrorQueue.error("set GCM tag")
+            }
+            var finalLength: Int32 = 0
+            let verified = plaintext.withUnsafeMutableBufferPointer { buffer in
+                EVP_DecryptFinal_ex(context, buffer.baseAddress! + Int(length), &finalLength)
+            }
+            guard verified == 1 else {
                 OpenSSLErrorQueue.clear()
                 throw CryptoError.authenticationFailed
             }
+            return Array(plaintext[..<Int(length + finalLength)])
         }
-        guard shim_gcm_set_tag(context.pointer, &tag, Int32(tagByteCount)) == 1 else {
-            throw OpenSSLErrorQueue.error("set GCM tag")
-        }
-        var finalLength: Int32 = 0
-        let verified = plaintext.withUnsafeMutableBufferPointer { buffer in
-            EVP_DecryptFinal_ex(context.pointer, buffer.baseAddress! + Int(length), &finalLength)
-        }
-        guard verified == 1 else {
-            OpenSSLErrorQueue.clear()
-            throw CryptoError.authenticationFailed
-        }
-        return Array(plaintext[..<Int(length + finalLength)])
     }
 
     /// Seals with a caller-chosen nonce. Only for known-answer tests: reusing a nonce under one key destroys GCM.
@@ -79,29 +80,27 @@ public enum AESGCM {
         guard plaintext.count < Int(Int32.max) - tagByteCount else {
             throw CryptoError.invalidInput("plaintext too large")
         }
-        let context = try CipherContext()
-        guard EVP_EncryptInit_ex2(context.pointer, Algorithms.aes256GCM.handle, key.bytes, nonce, nil) == 1 else {
-            throw OpenSSLErrorQueue.error("EVP_EncryptInit_ex2")
-        }
-        try context.addAssociatedData(associatedData, decrypting: false)
-        // GCM never buffers, but the output always has room for a block so the pointer is never NULL.
-        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + 16)
-        var length: Int32 = 0
-        if !plaintext.isEmpty {
-            guard EVP_EncryptUpdate(context.pointer, &ciphertext, &length, plaintext, Int32(plaintext.count)) == 1 else {
-                throw OpenSSLErrorQueue.error("EVP_EncryptUpdate")
+        return try key.contexts.withContext(sealing: true, nonce: nonce) { context in
+            try CipherContext.addAssociatedData(associatedData, to: context, decrypting: false)
+            // GCM never buffers, but the output always has room for a block so the pointer is never NULL.
+            var ciphertext = [UInt8](repeating: 0, count: plaintext.count + 16)
+            var length: Int32 = 0
+            if !plaintext.isEmpty {
+                guard EVP_EncryptUpdate(context, &ciphertext, &length, plaintext, Int32(plaintext.count)) == 1 else {
+                    throw OpenSSLErrorQueue.error("EVP_EncryptUpdate")
+                }
             }
+            var finalLength: Int32 = 0
+            let finished = ciphertext.withUnsafeMutableBufferPointer { buffer in
+                EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(length), &finalLength)
+            }
+            guard finished == 1 else { throw OpenSSLErrorQueue.error("EVP_EncryptFinal_ex") }
+            var tag = [UInt8](repeating: 0, count: tagByteCount)
+            guard shim_gcm_get_tag(context, &tag, Int32(tagByteCount)) == 1 else {
+                throw OpenSSLErrorQueue.error("get GCM tag")
+            }
+            return nonce + ciphertext[..<Int(length + finalLength)] + tag
         }
-        var finalLength: Int32 = 0
-        let finished = ciphertext.withUnsafeMutableBufferPointer { buffer in
-            EVP_EncryptFinal_ex(context.pointer, buffer.baseAddress! + Int(length), &finalLength)
-        }
-        guard finished == 1 else { throw OpenSSLErrorQueue.error("EVP_EncryptFinal_ex") }
-        var tag = [UInt8](repeating: 0, count: tagByteCount)
-        guard shim_gcm_get_tag(context.pointer, &tag, Int32(tagByteCount)) == 1 else {
-            throw OpenSSLErrorQueue.error("get GCM tag")
-        }
-        return nonce + ciphertext[..<Int(length + finalLength)] + tag
     }
 }
 
@@ -119,13 +118,13 @@ final class CipherContext {
     }
 
     /// Feeds additional authenticated data (an update with no output buffer). Empty data is skipped.
-    func addAssociatedData(_ data: [UInt8], decrypting: Bool) throws {
+    static func addAssociatedData(_ data: [UInt8], to context: OpaquePointer, decrypting: Bool) throws {
         guard !data.isEmpty else { return }
         guard data.count < Int(Int32.max) else { throw CryptoError.invalidInput("associated data too large") }
         var ignored: Int32 = 0
         let result = decrypting
-            ? EVP_DecryptUpdate(pointer, nil, &ignored, data, Int32(data.count))
-            : EVP_EncryptUpdate(pointer, nil, &ignored, data, Int32(data.count))
+            ? EVP_DecryptUpdate(context, nil, &ignored, data, Int32(data.count))
+            : EVP_EncryptUpdate(context, nil, &ignored, data, Int32(data.count))
         guard result == 1 else { throw OpenSSLErrorQueue.error("GCM associated data") }
     }
 }

@@ -137,8 +137,16 @@ public enum JWS {
     private static func sign(payload: [UInt8], header: JOSEHeader, signer: ([UInt8]) throws -> [UInt8]) throws
         -> String
     {
-        let signingInput = Base64URL.encode(header.serialized) + "." + Base64URL.encode(payload)
-        let signature = try signer(Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature)
+        // One buffer from start to end: the signing input is its first part, the signature is appended to it.
+        let headerBytes = header.serialized
+        var token: [UInt8] = []
+        token.reserveCapacity((headerBytes.count + payload.count) * 4 / 3 + 400)
+        Base64URL.append(headerBytes, to: &token)
+        token.append(UInt8(ascii: "."))
+        Base64URL.append(payload, to: &token)
+        let signature = try signer(token)
+        token.append(UInt8(ascii: "."))
+        Base64URL.append(signature, to: &token)
+        return String(decoding: token, as: UTF8.self)
     }
 }

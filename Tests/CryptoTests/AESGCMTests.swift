@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import Crypto
 import WireFormats
@@ -31,6 +33,32 @@ struct AESGCMTests {
             #expect(try AESGCM.open(box, key: key, associatedData: Array("user-42".utf8)) == message)
         }
         #expect(try AESGCM.open(AESGCM.seal([1, 2, 3], key: key), key: key) == [1, 2, 3])
+    }
+
+    @Test("a key's reused contexts start every message afresh: after other messages, a failed open, and on many threads")
+    func reusedContexts() throws {
+        let key = try SymmetricKey(bytes: Self.key)
+        let expected = Self.nonce + Self.ciphertext + Self.tag
+        @Sendable func knownAnswerHolds() throws -> Bool {
+            try AESGCM.seal(Self.plaintext, key: key, nonce: Self.nonce, associatedData: Self.associatedData) == expected
+                && AESGCM.open(expected, key: key, associatedData: Self.associatedData) == Self.plaintext
+        }
+        #expect(try knownAnswerHolds())
+        // Longer and shorter messages and associated data in between leave nothing behind.
+        for length in [0, 1, 17, 1000] {
+            let box = try AESGCM.seal([UInt8](repeating: 9, count: length), key: key,
+                                      associatedData: [UInt8](repeating: 3, count: length))
+            #expect(try AESGCM.open(box, key: key, associatedData: [UInt8](repeating: 3, count: length)).count == length)
+        }
+        #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(expected, key: key) }
+        #expect(try knownAnswerHolds())
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 where (try? knownAnswerHolds()) != true {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
     }
 
     @Test("sealing twice uses fresh nonces")

@@ -32,6 +32,8 @@ struct JWSTests {
                                     exponent2: number(RFC7515.RSAKey.dq), coefficient: number(RFC7515.RSAKey.qi))
         let jws = try CompactJWS(parsing: RFC7515.rs256Compact)
         #expect(try key.signSHA256(jws.signingInput) == jws.signature)
+        // The whole compact token, as JWS builds it: its header {"alg":"RS256"} is A.2's, byte for byte.
+        #expect(try JWS.signRS256(payload: jws.payloadBytes, key: key, kid: nil, typ: nil) == RFC7515.rs256Compact)
     }
 
     @Test("the RFC 7515 A.3 ES256 signature verifies with the published x and y")

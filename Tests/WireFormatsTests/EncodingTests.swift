@@ -56,6 +56,21 @@ struct EncodingTests {
         }
     }
 
+    @Test("Base64URL.append writes after what the buffer holds, the same text encode gives, for every length")
+    func base64URLAppend() {
+        var generator = SplitMix64(seed: 7)
+        for length in 0..<40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            var buffer = Array("head.".utf8)
+            Base64URL.append(bytes, to: &buffer)
+            #expect(buffer == Array(("head." + Base64URL.encode(bytes)).utf8))
+            #expect(Base64URL.decode(buffer[5...]) == bytes)
+        }
+        var vectors: [UInt8] = []
+        Base64URL.append(Array("fooba".utf8), to: &vectors)
+        #expect(String(decoding: vectors, as: UTF8.self) == "Zm9vYmE")
+    }
+
     @Test("Hex is lowercase, decodes either case and rejects odd or foreign input")
     func hex() {
         #expect(Hex.encode([0x00, 0xab, 0xff]) == "00abff")
