@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "AuthCore", "WireFormats", "TestSupport"]),
         .testTarget(name: "LinkingTests", dependencies: ["Linking", "AuthCore", "WireFormats"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "AuthCore", "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "Crypto", "Linking",
-                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "ProviderOIDC", "OIDCTestSupport", "Outbound", "WireFormats", "ProviderKit"]),
+                                                         "ProviderApple", "AppleTestSupport", "ProviderEmail", "ProviderOIDC", "OIDCTestSupport", "Outbound", "WireFormats", "ProviderKit", "TestSupport"]),
         .target(name: "AppleTestSupport", dependencies: ["AuthCore", "Crypto", "Outbound", "WireFormats"], path: "Tests/AppleTestSupport"),
         .testTarget(name: "ProviderAppleTests", dependencies: ["ProviderApple", "AppleTestSupport", "AuthCore", "Crypto", "Outbound", "WireFormats", "ProviderKit"]),
         .testTarget(name: "FederationTests", dependencies: ["Federation", "ProviderKit", "AuthCore", "Crypto", "Outbound", "WireFormats"]),

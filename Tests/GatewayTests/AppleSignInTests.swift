@@ -2,10 +2,11 @@ import AppleTestSupport
 import AuthCore
 import Crypto
 import Foundation
+@testable import Gateway
 import Storage
 import StorageSQLite
+import TestSupport
 import Testing
-@testable import Gateway
 
 @Suite("Sign in with Apple through signInWithIdp", .serialized)
 struct AppleSignInTests {
@@ -35,8 +36,9 @@ struct AppleSignInTests {
 
     @Test("the nonce stays used across a restart and on a second instance sharing the database")
     func replayAcrossInstances() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("apple-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("users.sqlite")
         let store = try SQLiteUserStore(path: path)
         let key = SymmetricKey.generate()
         let one = try await TestGateway.withApple(apple, store: store, masterKey: key)

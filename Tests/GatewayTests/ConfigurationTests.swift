@@ -14,6 +14,7 @@ struct ConfigurationTests {
     @Test("flags beat environment beat the config file beat defaults")
     func precedence() throws {
         let path = try write(#"{"projectId":"from-file","port":1111,"host":"127.0.0.2","anonymous":{"enabled":false}}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let config = try ConfigurationLoader.load(
             flags: ["config": path, "port": "3333"],
             environment: ["GATEHOUSE_PORT": "2222", "GATEHOUSE_PROJECT_ID": "from-env"])
@@ -38,6 +39,7 @@ struct ConfigurationTests {
     ])
     func refusesBadConfig(_ json: String, _ named: String) throws {
         let path = try write(json)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             _ = try ConfigurationLoader.load(flags: ["config": path], environment: [:])
             Issue.record("accepted \(json)")
@@ -50,6 +52,7 @@ struct ConfigurationTests {
     func eventLoopScheduling() throws {
         #expect(GatewayConfiguration().http.eventLoopScheduling == .batch)
         let path = try write(#"{"http":{"eventLoopScheduling":"normal"}}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let config = try ConfigurationLoader.load(flags: ["config": path], environment: [:])
         #expect(config.http.eventLoopScheduling == .normal)
     }

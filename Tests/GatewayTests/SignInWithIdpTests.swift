@@ -1,10 +1,11 @@
 import AppleTestSupport
 import AuthCore
 import Foundation
+@testable import Gateway
 import Storage
 import StorageSQLite
+import TestSupport
 import Testing
-@testable import Gateway
 
 @Suite("signInWithIdp through a test-only provider")
 struct SignInWithIdpTests {
@@ -169,7 +170,9 @@ struct SignInWithIdpTests {
 
     @Test("unlinking removes the identity from providerUserInfo and from new tokens' identities", arguments: [false, true])
     func unlink(sqlite: Bool) async throws {
-        let gw = try await TestGateway.make(store: sqlite ? try Self.sqliteStore() : nil)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gw = try await TestGateway.make(store: sqlite ? try SQLiteUserStore(path: directory.file("users.sqlite")) : nil)
         let user = await gw.signInWithIdp(sub: "u1", email: "u@example.com", trusted: true)
         let updated = await gw.post("\(TestGateway.v1)/accounts:update",
                                     ["idToken": user["idToken"] ?? nil, "deleteProvider": ["test.example", "nope.example"]])
@@ -182,7 +185,9 @@ struct SignInWithIdpTests {
 
     @Test("50 parallel sign-ins with one new identity create exactly one user", arguments: [false, true])
     func parallelSignIns(sqlite: Bool) async throws {
-        let gw = try await TestGateway.make(store: sqlite ? try Self.sqliteStore() : nil)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gw = try await TestGateway.make(store: sqlite ? try SQLiteUserStore(path: directory.file("users.sqlite")) : nil)
         let ids = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<50 { group.addTask { await gw.signInWithIdp(sub: "race")["localId"]?.stringValue } }
             var all: [String?] = []
@@ -195,7 +200,9 @@ struct SignInWithIdpTests {
 
     @Test("50 parallel links of one identity to different users link it exactly once", arguments: [false, true])
     func parallelLinks(sqlite: Bool) async throws {
-        let gw = try await TestGateway.make(store: sqlite ? try Self.sqliteStore() : nil)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let gw = try await TestGateway.make(store: sqlite ? try SQLiteUserStore(path: directory.file("users.sqlite")) : nil)
         var tokens: [String] = []
         for _ in 0..<50 { tokens.append(try #require(await gw.signUpAnonymously()["idToken"]?.stringValue)) }
         let results = await withTaskGroup(of: (Int, String?).self) { group in
@@ -208,9 +215,5 @@ struct SignInWithIdpTests {
         }
         #expect(results.filter { $0.0 == 200 }.count == 1)
         #expect(results.filter { $0.1 == "FEDERATED_USER_ID_ALREADY_LINKED" }.count == 49)
-    }
-
-    static func sqliteStore() throws -> SQLiteUserStore {
-        try SQLiteUserStore(path: NSTemporaryDirectory() + "gw-\(UUID().uuidString).sqlite")
     }
 }

@@ -1,9 +1,10 @@
 import AuthCore
 import Crypto
 import Foundation
-import Storage
-import Testing
 @testable import Gateway
+import Storage
+import TestSupport
+import Testing
 import WireFormats
 
 @Suite("store selection and the master key that goes with it")
@@ -20,7 +21,9 @@ struct StoreSelectionTests {
 
     @Test("databaseUrl, databasePoolSize and masterKeyFile come from file, environment and flags in that precedence")
     func loading() throws {
-        let path = NSTemporaryDirectory() + "gh-db-\(UUID().uuidString).json"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("gatehouse.json")
         try #"{"databaseUrl":"postgres://file/db","databasePoolSize":3,"masterKeyFile":"/k1"}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         let fromFile = try ConfigurationLoader.load(flags: ["config": path], environment: [:])
@@ -56,7 +59,9 @@ struct StoreSelectionTests {
 
     @Test("an explicit key file is read as it is and never created")
     func explicitKeyFile() throws {
-        let path = NSTemporaryDirectory() + "gh-key-\(UUID().uuidString)"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("master.key")
         let config = configuration(url: Self.postgres, keyFile: path)
         #expect(throws: MasterKey.LoadError.self) { try StoreOpening.masterKey(config, environment: [:]) }
         #expect(!FileManager.default.fileExists(atPath: path))

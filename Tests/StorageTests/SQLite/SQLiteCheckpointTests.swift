@@ -4,6 +4,7 @@ import Foundation
 import Storage
 @testable import StorageSQLite
 import Synchronization
+import TestSupport
 import Testing
 
 /// The WAL is checkpointed mostly in the background (`WALCheckpointer`): commits do not wait for a pass, and the

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Storage
 @testable import StorageSQLite
+import TestSupport
 import Testing
 
 /// A clean close must leave `gatehouse.sqlite` complete on its own: operators copy that one file, and a

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Storage
 @testable import StorageSQLite
+import TestSupport
 import Testing
 
 @Suite("SQLiteUserStore on disk")

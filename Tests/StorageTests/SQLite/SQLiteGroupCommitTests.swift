@@ -1,8 +1,9 @@
 import AuthCore
 import Foundation
 import Storage
-import Synchronization
 @testable import StorageSQLite
+import Synchronization
+import TestSupport
 import Testing
 
 /// Concurrent writes share transactions (`GroupCommit`); each must still succeed or fail on its own.

@@ -1,8 +1,9 @@
 import AuthCore
 import Dispatch
 import Storage
-import Synchronization
 @testable import StorageSQLite
+import Synchronization
+import TestSupport
 import Testing
 
 /// Reads that queue up together share one read transaction (`GroupRead`); each still succeeds or fails on its

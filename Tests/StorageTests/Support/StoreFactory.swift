@@ -2,6 +2,7 @@ import Foundation
 import Storage
 import StoragePostgres
 import StorageSQLite
+import TestSupport
 import Testing
 
 /// A backend the conformance suite runs against: opens a fresh, empty store and knows how to clean up.
@@ -98,19 +99,4 @@ func withStore(_ factory: StoreFactory, _ body: (any UserStore) async throws -> 
     }
     try await opened.store.close()
     opened.cleanup()
-}
-
-/// A directory of its own under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("gatehouse-storage-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
