@@ -1,4 +1,5 @@
 import AppleTestSupport
+import Synchronization
 import HTTP
 import Testing
 import WireFormats
@@ -124,5 +125,48 @@ struct PrometheusTextTests {
             t_total{path="q\\"\\\\\\nz"} 1
 
             """)
+    }
+    @Test("series without labels have no braces, a histogram's le stands alone, help text escapes backslash and newline")
+    func unlabelledSeriesAndHelp() {
+        let registry = MetricsRegistry()
+        let depth = MetricFamily.gauge("u_depth", "Back\\slash and\nnewline \"kept\".", labels: [])
+        let wait = MetricFamily.histogram("u_seconds", "Wait.", labels: [], buckets: [0.5])
+        registry.observe(wait, [], seconds: 0.25)
+        let text = PrometheusText.render([(depth, [(labels: [], value: .number(3))])] + registry.samples().map { ($0.key, $0.value) })
+        #expect(text == """
+            # HELP u_depth Back\\\\slash and\\nnewline "kept".
+            # TYPE u_depth gauge
+            u_depth 3
+            # HELP u_seconds Wait.
+            # TYPE u_seconds histogram
+            u_seconds_bucket{le="0.5"} 1
+            u_seconds_bucket{le="+Inf"} 1
+            u_seconds_sum 0.25
+            u_seconds_count 1
+
+            """)
+    }
+}
+
+@Suite("metrics: the open-connections gauge")
+struct ConnectionGaugeTests {
+    @Test("reading the connection counter does not wrap it again: it runs at the same stack depth after 1,000 scrapes")
+    func scrapesDoNotDeepenTheCounter() throws {
+        let metrics = GatewayMetrics(startedAt: 0)
+        let addresses = Mutex<[UInt]>([])
+        metrics.countConnections {
+            var marker = 0
+            let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+            addresses.withLock { $0.append(address) }
+            return 7
+        }
+        func scrape() -> String { metrics.exposition(outboxDepth: [:], keys: [], activeKid: nil, now: 0) }
+        #expect(scrape().contains("\ngatehouse_open_connections 7\n"))
+        for _ in 0..<1_000 { _ = scrape() }
+        let seen = addresses.withLock { $0 }
+        let first = try #require(seen.first), last = try #require(seen.last)
+        // The stack grows down: a counter reached through more wrappers runs at a lower address.
+        #expect(seen.count == 1_001)
+        #expect(first >= last && first - last < 4_096, "the counter ran \(Int(first) - Int(last)) bytes deeper after 1,000 scrapes")
     }
 }

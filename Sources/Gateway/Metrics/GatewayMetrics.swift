@@ -45,7 +45,14 @@ final class GatewayMetrics: Sendable {
 
     let recorded = MetricsRegistry()
     let startedAt: Int64
-    private let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
+    /// In a struct, not as a bare closure: a closure kept directly in the generic `Mutex` is stored at its most
+    /// general abstraction, and every `withLock` that handed it out as `inout` wrapped it in two more conversion
+    /// thunks and stored that back. Each scrape made the next one call through two more layers: after 40,000
+    /// scrapes a scrape took twice as long, and the chain, a nested call per layer, only ever grew.
+    private struct ConnectionCounter: Sendable {
+        let count: @Sendable () -> Int
+    }
+    private let connectionCount = Mutex<ConnectionCounter?>(nil)
 
     init(startedAt: Int64) {
         self.startedAt = startedAt
@@ -53,7 +60,7 @@ final class GatewayMetrics: Sendable {
 
     /// Where open connections are counted (the HTTP server, once it runs).
     func countConnections(with count: @escaping @Sendable () -> Int) {
-        connectionCount.withLock { $0 = count }
+        connectionCount.withLock { $0 = ConnectionCounter(count: count) }
     }
 
     func requestAnswered(operation: String, status: Int, seconds: Double, errorCode: String?) {
@@ -90,7 +97,7 @@ final class GatewayMetrics: Sendable {
     /// The whole exposition: recorded series plus the gauges read now.
     func exposition(outboxDepth: [String: Int], keys: [SigningKeyRecord], activeKid: String?, now: Int64) -> String {
         var families = recorded.samples()
-        families[Self.openConnections] = [([], .number(Double(connectionCount.withLock { $0 }?() ?? 0)))]
+        families[Self.openConnections] = [([], .number(Double(connectionCount.withLock { $0 }?.count() ?? 0)))]
         families[Self.outboxDepth] = outboxDepth.map { ([$0.key], .number(Double($0.value))) }
         // Pools are summed by name: a process may hold several of one kind (tests, a store reopened).
         var queued: [String: Double] = [:], waited: [String: Double] = [:], jobs: [String: Double] = [:]

@@ -28,9 +28,10 @@ struct ServiceAccount: Sendable, Equatable {
     var createdAt: Int64
 
     /// Candidate verification keys for a token: the key named by `kid`, or every key when the token names none
-    /// (pyrebase's custom tokens carry no `kid`). Keys that do not parse are skipped, never trusted.
-    func verificationKeys(kid: String?) -> [RSAPublicKey] {
-        keys.filter { kid == nil || $0.keyId == kid }.compactMap { Self.publicKey($0.publicPEM) }
+    /// (pyrebase's custom tokens carry no `kid`). Keys that do not parse are skipped, never trusted. Parsed once per
+    /// PEM text (`ServiceAccountKeyCache`); which PEMs are trusted comes from this record, read on every use.
+    func verificationKeys(kid: String?, cache: ServiceAccountKeyCache = .shared) -> [RSAPublicKey] {
+        keys.filter { kid == nil || $0.keyId == kid }.compactMap { cache.publicKey($0.publicPEM, parse: Self.publicKey) }
     }
 
     static func publicKey(_ pem: String) -> RSAPublicKey? {
