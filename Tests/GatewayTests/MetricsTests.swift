@@ -1,6 +1,6 @@
 import AppleTestSupport
-import Synchronization
 import HTTP
+import Synchronization
 import Testing
 import WireFormats
 @testable import Gateway
@@ -126,6 +126,7 @@ struct PrometheusTextTests {
 
             """)
     }
+
     @Test("series without labels have no braces, a histogram's le stands alone, help text escapes backslash and newline")
     func unlabelledSeriesAndHelp() {
         let registry = MetricsRegistry()
